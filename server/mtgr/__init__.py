@@ -1,0 +1,1 @@
+"""mtgr: editor tooling for .mtgr records of Magic: The Gathering games."""

@@ -1,0 +1,688 @@
+"""Text to statements, one line at a time. Parsing never fails: a line that does not parse
+gives a `LineError` with exact columns, and the next line is parsed as if nothing happened.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import lru_cache
+from importlib import resources
+
+from parsimonious.grammar import Grammar
+from parsimonious.nodes import Node
+
+from mtgr.syntax import tree as t
+from mtgr.syntax.expectations import describe_failure
+
+GRAMMAR = Grammar(resources.files("mtgr.syntax").joinpath("mtgr.peg").read_text(encoding="utf-8"))
+_STATEMENT = GRAMMAR["statement"]
+
+MAX_NUMBER_DIGITS = 9
+_ALLOW = re.compile(r"\ballow\s*:?\s*((?:[A-Z]+[0-9]+)(?:\s*,?\s*[A-Z]+[0-9]+)*)")
+_ALLOW_CODE = re.compile(r"[A-Z]+[0-9]+")
+_STRING_OR_DIGITS = re.compile(r"\"(?:[^\"\\]|\\.)*\"|[0-9]+")
+
+
+class _NumberTooLarge(Exception):
+    def __init__(self, span: t.Span) -> None:
+        self.span = span
+
+
+def split_comment(line: str) -> tuple[int, int, t.Span | None]:
+    """The columns of the statement part and of the `//` comment, outside strings."""
+    in_string = False
+    i = 0
+    n = len(line)
+    comment: t.Span | None = None
+    while i < n:
+        ch = line[i]
+        if in_string:
+            if ch == "\\":
+                i += 1
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch == "/" and line.startswith("//", i):
+            comment = t.Span(i, len(line.rstrip()))
+            n = i
+            break
+        i += 1
+    code = line[:n]
+    stripped_left = len(code) - len(code.lstrip(" \t\ufeff"))
+    end = len(code.rstrip())
+    return stripped_left, max(end, stripped_left), comment
+
+
+def _shape(text: str) -> str:
+    """The line with digits and string contents masked: lines of one shape parse alike."""
+    return _STRING_OR_DIGITS.sub(
+        lambda m: "0" * len(m.group()) if m.group()[0] != '"' else '"' + "x" * (len(m.group()) - 2) + '"',
+        text,
+    )
+
+
+@lru_cache(maxsize=8192)
+def _parse_shape(shape: str) -> Node | tuple[int, int, str]:
+    try:
+        node = _STATEMENT.match(shape)
+    except Exception:  # parsimonious raises ParseError; anything else is a grammar bug
+        node = None
+    if node is not None and node.end == len(shape):
+        return node
+    return describe_failure(_STATEMENT, shape)
+
+
+def parse_line(line: str) -> t.ParsedLine:
+    """Parse one line (without its line end) into a statement or an error."""
+    start, end, comment = split_comment(line)
+    allowed = _allowed_codes(line, comment)
+    comment_tokens = (t.Token(comment, t.TokenKind.COMMENT),) if comment else ()
+    if start >= end:
+        return t.ParsedLine(None, None, comment_tokens, comment, allowed)
+    text = line[start:end]
+    result = _parse_shape(_shape(text))
+    if isinstance(result, tuple):
+        err_start, err_end, message = result
+        error = t.LineError("E001", message, t.Span(start + err_start, start + err_end))
+        return t.ParsedLine(None, error, comment_tokens, comment, allowed)
+    builder = _Builder(line, start, end)
+    try:
+        statement = builder.statement(result)
+    except _NumberTooLarge as too_large:
+        error = t.LineError(
+            "E002",
+            f"number too large: at most {MAX_NUMBER_DIGITS} digits are allowed",
+            too_large.span,
+        )
+        return t.ParsedLine(None, error, comment_tokens, comment, allowed)
+    return t.ParsedLine(statement, None, (*builder.tokens, *comment_tokens), comment, allowed)
+
+
+def _allowed_codes(line: str, comment: t.Span | None) -> frozenset[str]:
+    if comment is None:
+        return frozenset()
+    match = _ALLOW.search(line, comment.start)
+    if not match:
+        return frozenset()
+    return frozenset(_ALLOW_CODE.findall(match.group(1)))
+
+
+# ---- tree to statement ---------------------------------------------------------------
+
+_PLAYER_QUOTES = frozenset(
+    {
+        "player_subject",
+        "caster",
+        "place_player",
+        "searched_owner",
+        "declared_player",
+        "viewer",
+        "starting_player",
+        "active_player",
+        "new_controller",
+        "target",
+        "defender",
+        "recipient",
+        "agent",
+    }
+)
+_WORD_TOKENS = frozenset(
+    {
+        "kind",
+        "cast_mode",
+        "duration",
+        "phase_name",
+        "step_name",
+        "position_end",
+        "counter_kind",
+        "die",
+    }
+)
+_LEAF_KINDS = {
+    "object_ref": t.TokenKind.OBJECT,
+    "zone": t.TokenKind.ZONE,
+    "number": t.TokenKind.NUMBER,
+    "signed": t.TokenKind.NUMBER,
+    "version": t.TokenKind.NUMBER,
+    "date": t.TokenKind.NUMBER,
+    "arrow": t.TokenKind.OPERATOR,
+    "mana": t.TokenKind.MANA,
+}
+# Rules whose nodes become statement parts; the walk does not descend below them.
+_PART_RULES = frozenset(
+    {
+        "object_subject",
+        "player_subject",
+        "identify_name",
+        "card",
+        "original",
+        "source",
+        "destination",
+        "leave_to",
+        "cast_from",
+        "place",
+        "kind",
+        "entered_tapped",
+        "snapshot_tapped",
+        "attack_untapped",
+        "cause",
+        "replacements",
+        "caster",
+        "cast_mode",
+        "ability_source",
+        "target",
+        "choice",
+        "cost",
+        "defender",
+        "blocked",
+        "recipient",
+        "number",
+        "signed",
+        "counter_kind",
+        "effect_text",
+        "effect_on",
+        "effect_until",
+        "new_controller",
+        "snapshot_counters",
+        "drawn",
+        "searched_owner",
+        "die",
+        "version",
+        "title_text",
+        "date",
+        "declared_player",
+        "deck_size",
+        "viewer",
+        "starting_player",
+        "active_player",
+        "phase_name",
+        "step_name",
+        "k_card",
+        "k_hidden",
+        "k_token",
+        "k_copy",
+    }
+)
+
+
+class _Builder:
+    """Builds one statement from a parse tree of the line's shape, reading values from the line."""
+
+    def __init__(self, line: str, offset: int, end: int) -> None:
+        self.line = line
+        self.offset = offset
+        self.end = end
+        self.tokens: list[t.Token] = []
+        self.parts: dict[str, list[Node]] = {}
+        self.verb: t.Word | None = None
+        self.phrase = ""
+
+    # -- walking
+    def statement(self, root: Node) -> t.Statement:
+        self._walk(root, "", inside_part=False)
+        build = _BUILDERS[self.phrase]
+        return build(self)
+
+    def _walk(self, node: Node, parent: str, inside_part: bool) -> None:
+        name = node.expr_name
+        if name.endswith(("_phrase", "_header", "_statement")) and name not in (
+            "object_statement",
+            "player_statement",
+            "keyword_statement",
+        ):
+            self.phrase = name
+        if name.startswith("v_"):
+            self.verb = self.word(node)
+            self.tokens.append(t.Token(self.verb.span, t.TokenKind.VERB))
+            return
+        if name in _PART_RULES and not inside_part:
+            self.parts.setdefault(name, []).append(node)
+            inside_part = True
+        self._emit_tokens(node, name, parent, inside_part)
+
+    def _emit_tokens(self, node: Node, name: str, parent: str, inside_part: bool) -> None:
+        if name.startswith("k_") or name in _WORD_TOKENS:
+            self.tokens.append(t.Token(self.span(node), t.TokenKind.KEYWORD))
+            return
+        if name == "quoted":
+            kind = t.TokenKind.PLAYER if parent in _PLAYER_QUOTES else t.TokenKind.STRING
+            self.tokens.append(t.Token(self.span(node), kind))
+            return
+        leaf = _LEAF_KINDS.get(name)
+        if leaf is not None:
+            self.tokens.append(t.Token(self.span(node), leaf))
+            return
+        child_parent = name or parent
+        for child in node.children:
+            self._walk(child, child_parent, inside_part)
+
+    # -- leaves
+    def span(self, node: Node) -> t.Span:
+        raw = self.line[self.offset + node.start : self.offset + node.end]
+        return t.Span(self.offset + node.start, self.offset + node.start + len(raw.rstrip(" \t")))
+
+    def raw(self, node: Node) -> str:
+        span = self.span(node)
+        return self.line[span.start : span.end]
+
+    def word(self, node: Node) -> t.Word:
+        return t.Word(self.raw(node), self.span(node))
+
+    def integer(self, node: Node) -> t.Number:
+        raw = self.raw(node)
+        span = self.span(node)
+        if len(raw.lstrip("+-")) > MAX_NUMBER_DIGITS:
+            raise _NumberTooLarge(span)
+        return t.Number(int(raw), span)
+
+    def object_ref(self, node: Node) -> t.ObjectRef:
+        ref = _find(node, "object_ref")
+        raw = self.raw(ref)
+        span = self.span(ref)
+        if len(raw) - 1 > MAX_NUMBER_DIGITS:
+            raise _NumberTooLarge(span)
+        return t.ObjectRef(int(raw[1:]), span)
+
+    def quoted(self, node: Node) -> str:
+        raw = self.raw(_find(node, "quoted"))
+        return re.sub(r"\\(.)", r"\1", raw[1:-1])
+
+    def text(self, node: Node) -> t.Text:
+        quoted = _find(node, "quoted")
+        return t.Text(self.quoted(quoted), self.span(quoted))
+
+    def player(self, node: Node) -> t.PlayerRef:
+        quoted = _find(node, "quoted")
+        return t.PlayerRef(self.quoted(quoted), self.span(quoted))
+
+    def reference(self, node: Node) -> t.ObjectRef | t.PlayerRef:
+        if _find(node, "object_ref") is not None:
+            return self.object_ref(node)
+        return self.player(node)
+
+    def place(self, node: Node) -> t.Place:
+        place = _find(node, "place")
+        zone = self.word(_find(place, "zone"))
+        player_node = _find(place, "place_player")
+        position_node = _find(place, "position")
+        position = None
+        if position_node is not None:
+            depth_node = _find(position_node, "position_depth")
+            position = t.Position(
+                self.word(_find(position_node, "position_end")),
+                self.integer(depth_node) if depth_node is not None else None,
+            )
+        return t.Place(
+            zone, self.player(player_node) if player_node else None, position, self.span(place)
+        )
+
+    def cause(self) -> t.Cause | None:
+        node = self.one("cause")
+        if node is None:
+            return None
+        agent_node = _find(node, "agent")
+        keyword = self.span(_find(node, "k_by"))
+        if _find(agent_node, "object_ref") is not None:
+            return t.Cause(keyword, self.object_ref(agent_node))
+        if _find(agent_node, "quoted") is not None:
+            return t.Cause(keyword, self.player(agent_node))
+        return t.Cause(keyword, t.Sba(self.span(agent_node)))
+
+    # -- parts
+    def one(self, name: str) -> Node | None:
+        nodes = self.parts.get(name)
+        return nodes[0] if nodes else None
+
+    def all(self, name: str) -> list[Node]:
+        return self.parts.get(name, [])
+
+    def common(self) -> dict[str, object]:
+        node = self.one("replacements")
+        replacements: tuple[t.ObjectRef, ...] = ()
+        keyword = None
+        if node is not None:
+            keyword = self.span(_find(node, "k_replacement"))
+            replacements = tuple(self.object_ref(r) for r in _find_all(node, "replacing"))
+        return {
+            "verb": self.verb,
+            "span": t.Span(self.offset, self.end),
+            "cause": self.cause(),
+            "replacements": replacements,
+            "replacement_keyword": keyword,
+        }
+
+    def object_common(self) -> dict[str, object]:
+        fields = self.common()
+        fields["subject"] = self.object_ref(self.one("object_subject"))
+        name = self.one("identify_name")
+        fields["name"] = self.text(name) if name is not None else None
+        return fields
+
+    def player_common(self) -> dict[str, object]:
+        fields = self.common()
+        fields["subject"] = self.player(self.one("player_subject"))
+        return fields
+
+    def optional(self, name: str, convert: Callable[[Node], object]) -> object:
+        node = self.one(name)
+        return convert(node) if node is not None else None
+
+
+def _find(node: Node | None, name: str) -> Node | None:
+    if node is None:
+        return None
+    if node.expr_name == name:
+        return node
+    for child in node.children:
+        found = _find(child, name)
+        if found is not None:
+            return found
+    return None
+
+
+def _find_all(node: Node, name: str) -> list[Node]:
+    found: list[Node] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.expr_name == name:
+            found.append(current)
+            continue
+        stack.extend(reversed(current.children))
+    return found
+
+
+# ---- one builder a statement form ----------------------------------------------------
+
+_Build = Callable[[_Builder], t.Statement]
+_BUILDERS: dict[str, _Build] = {}
+
+
+def _form(*phrases: str) -> Callable[[_Build], _Build]:
+    def register(build: _Build) -> _Build:
+        for phrase in phrases:
+            _BUILDERS[phrase] = build
+        return build
+
+    return register
+
+
+@_form("new_phrase")
+def _new(b: _Builder) -> t.Statement:
+    what = next(b.word(n) for key in ("k_card", "k_hidden", "k_token", "k_copy") for n in b.all(key))
+    return t.New(
+        **b.object_common(),
+        what=what,
+        card=b.optional("card", b.text),
+        original=b.optional("original", b.object_ref),
+        place=b.place(b.one("place")),
+    )
+
+
+@_form("move_phrase")
+def _move(b: _Builder) -> t.Statement:
+    return t.Move(
+        **b.object_common(),
+        source=b.place(b.one("source")),
+        destination=b.place(b.one("destination")),
+        kind=b.optional("kind", b.word),
+        tapped=b.optional("entered_tapped", b.word),
+    )
+
+
+@_form("identify_phrase")
+def _identify(b: _Builder) -> t.Statement:
+    return t.Identify(**b.object_common(), card=b.text(b.one("card")))
+
+
+@_form("reveal_phrase")
+def _reveal(b: _Builder) -> t.Statement:
+    return t.Reveal(**b.object_common())
+
+
+@_form("cast_phrase")
+def _cast(b: _Builder) -> t.Statement:
+    return t.Cast(
+        **b.object_common(),
+        caster=b.optional("caster", b.player),
+        source=b.optional("cast_from", b.place),
+        modes=tuple(b.word(n) for n in b.all("cast_mode")),
+    )
+
+
+@_form("play_phrase")
+def _play(b: _Builder) -> t.Statement:
+    return t.Play(
+        **b.object_common(),
+        source=b.optional("cast_from", b.place),
+        tapped=b.optional("entered_tapped", b.word),
+    )
+
+
+@_form("activate_phrase", "trigger_phrase")
+def _ability(b: _Builder) -> t.Statement:
+    return t.AbilityOf(**b.object_common(), source=b.object_ref(b.one("ability_source")))
+
+
+@_form("target_phrase")
+def _target(b: _Builder) -> t.Statement:
+    return t.Target(**b.object_common(), targets=tuple(b.reference(n) for n in b.all("target")))
+
+
+def _choice(b: _Builder, node: Node) -> t.ObjectRef | t.Text | t.Number:
+    if _find(node, "object_ref") is not None:
+        return b.object_ref(node)
+    if _find(node, "quoted") is not None:
+        return b.text(node)
+    return b.integer(node)
+
+
+@_form("choose_phrase")
+def _choose(b: _Builder) -> t.Statement:
+    return t.Choose(**b.object_common(), choices=tuple(_choice(b, n) for n in b.all("choice")))
+
+
+def _cost(b: _Builder, node: Node) -> t.Text | t.LifeCost:
+    life = _find(node, "life_cost")
+    if life is not None:
+        return t.LifeCost(b.integer(_find(life, "number")), b.span(life))
+    mana = _find(node, "mana")
+    if mana is not None:
+        return t.Text(b.raw(mana), b.span(mana))
+    return b.text(node)
+
+
+@_form("pay_phrase")
+def _pay(b: _Builder) -> t.Statement:
+    return t.Pay(**b.object_common(), costs=tuple(_cost(b, n) for n in b.all("cost")))
+
+
+@_form("resolve_phrase", "fizzle_phrase", "countered_phrase")
+def _leave(b: _Builder) -> t.Statement:
+    return t.Leave(**b.object_common(), destination=b.optional("leave_to", b.place))
+
+
+@_form("tap_phrase", "untap_phrase")
+def _tap(b: _Builder) -> t.Statement:
+    return t.TapChange(**b.object_common())
+
+
+@_form("attack_phrase")
+def _attack(b: _Builder) -> t.Statement:
+    return t.Attack(
+        **b.object_common(),
+        defender=b.reference(b.one("defender")),
+        untapped=b.optional("attack_untapped", b.word),
+    )
+
+
+@_form("block_phrase")
+def _block(b: _Builder) -> t.Statement:
+    return t.Block(**b.object_common(), blocked=b.object_ref(b.one("blocked")))
+
+
+@_form("damage_phrase")
+def _damage(b: _Builder) -> t.Statement:
+    return t.Damage(
+        **b.object_common(),
+        amount=b.integer(b.one("number")),
+        recipient=b.reference(b.one("recipient")),
+    )
+
+
+@_form("counters_phrase")
+def _object_counters(b: _Builder) -> t.Statement:
+    return t.ObjectCounters(
+        **b.object_common(),
+        delta=b.integer(b.one("signed")),
+        counter=b.word(b.one("counter_kind")),
+    )
+
+
+@_form("effect_phrase")
+def _effect(b: _Builder) -> t.Statement:
+    return t.Effect(
+        **b.object_common(),
+        text=b.text(b.one("effect_text")),
+        on=b.optional("effect_on", b.object_ref),
+        until=b.optional("effect_until", lambda n: b.word(_find(n, "duration"))),
+    )
+
+
+@_form("control_phrase")
+def _control(b: _Builder) -> t.Statement:
+    return t.Control(**b.object_common(), controller=b.player(b.one("new_controller")))
+
+
+@_form("snapshot_object_phrase")
+def _snapshot_object(b: _Builder) -> t.Statement:
+    counters = tuple(
+        (b.integer(_find(n, "number")), b.word(_find(n, "counter_kind")))
+        for n in b.all("snapshot_counters")
+    )
+    return t.SnapshotObject(
+        **b.object_common(),
+        place=b.place(b.one("place")),
+        tapped=b.optional("snapshot_tapped", b.word),
+        counters=counters,
+    )
+
+
+@_form("draw_phrase")
+def _draw(b: _Builder) -> t.Statement:
+    return t.Draw(
+        **b.player_common(),
+        drawn=b.object_ref(b.one("drawn")),
+        card=b.optional("card", b.text),
+    )
+
+
+@_form("life_phrase")
+def _life(b: _Builder) -> t.Statement:
+    return t.Life(**b.player_common(), delta=b.integer(b.one("signed")))
+
+
+@_form("player_counters_phrase")
+def _player_counters(b: _Builder) -> t.Statement:
+    return t.PlayerCounters(
+        **b.player_common(),
+        delta=b.integer(b.one("signed")),
+        counter=b.word(b.one("counter_kind")),
+    )
+
+
+@_form("search_phrase", "shuffle_phrase")
+def _library_action(b: _Builder) -> t.Statement:
+    return t.LibraryAction(**b.player_common(), owner=b.optional("searched_owner", b.player))
+
+
+@_form("roll_phrase")
+def _roll(b: _Builder) -> t.Statement:
+    return t.Roll(**b.player_common(), die=b.word(b.one("die")), result=b.integer(b.one("number")))
+
+
+@_form("mulligan_phrase", "keep_phrase", "concede_phrase", "lose_phrase", "win_phrase")
+def _player_action(b: _Builder) -> t.Statement:
+    return t.PlayerAction(**b.player_common())
+
+
+@_form("snapshot_life_phrase", "snapshot_library_phrase")
+def _snapshot_player(b: _Builder) -> t.Statement:
+    return t.SnapshotPlayer(**b.player_common(), value=b.integer(b.one("number")))
+
+
+@_form("snapshot_player_counters_phrase")
+def _snapshot_player_counters(b: _Builder) -> t.Statement:
+    return t.SnapshotPlayer(
+        **b.player_common(),
+        value=b.integer(b.one("number")),
+        counter=b.word(b.one("counter_kind")),
+    )
+
+
+@_form("mtgr_header")
+def _version(b: _Builder) -> t.Statement:
+    return t.Header(**b.common(), value=b.word(b.one("version")))
+
+
+@_form("title_header")
+def _title(b: _Builder) -> t.Statement:
+    return t.Header(**b.common(), value=b.text(b.one("title_text")))
+
+
+@_form("rules_header")
+def _rules(b: _Builder) -> t.Statement:
+    return t.Header(**b.common(), value=b.word(b.one("date")))
+
+
+@_form("perspective_header")
+def _perspective(b: _Builder) -> t.Statement:
+    viewer = b.one("viewer")
+    value = b.player(viewer) if _find(viewer, "quoted") is not None else None
+    return t.Header(**b.common(), value=value)
+
+
+@_form("player_header")
+def _player(b: _Builder) -> t.Statement:
+    deck = b.one("deck_size")
+    return t.PlayerDeclaration(
+        **b.common(),
+        player=b.player(b.one("declared_player")),
+        deck=b.integer(_find(deck, "number")) if deck is not None else None,
+    )
+
+
+@_form("start_statement")
+def _start(b: _Builder) -> t.Statement:
+    return t.Start(**b.common(), player=b.player(b.one("starting_player")))
+
+
+@_form("game_statement")
+def _game(b: _Builder) -> t.Statement:
+    return t.GameStart(**b.common(), number=b.integer(b.one("number")))
+
+
+@_form("turn_statement")
+def _turn(b: _Builder) -> t.Statement:
+    return t.Turn(
+        **b.common(),
+        number=b.integer(b.one("number")),
+        player=b.player(b.one("active_player")),
+    )
+
+
+@_form("phase_statement")
+def _phase(b: _Builder) -> t.Statement:
+    return t.PhaseOrStep(**b.common(), name=b.word(b.one("phase_name")))
+
+
+@_form("step_statement")
+def _step(b: _Builder) -> t.Statement:
+    return t.PhaseOrStep(**b.common(), name=b.word(b.one("step_name")))
+
+
+@_form("incomplete_statement", "keyframe_statement", "end_statement")
+def _marker(b: _Builder) -> t.Statement:
+    return t.Marker(**b.common())

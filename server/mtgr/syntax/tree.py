@@ -1,0 +1,358 @@
+"""Typed statements: what one line of a .mtgr file says, with the columns of every part.
+
+Columns are code-point offsets within the line, so a statement does not change when lines
+above it are inserted or removed; the document model adds the line number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    start: int
+    end: int
+
+    def contains(self, column: int) -> bool:
+        return self.start <= column <= self.end
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectRef:
+    number: int
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRef:
+    name: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A quoted string: a card name, an effect's text, a title."""
+
+    value: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """A keyword or a word from a fixed set (a zone, a step, a kind)."""
+
+    value: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Number:
+    value: int
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Sba:
+    """The cause `by sba`: a state-based action (CR 704)."""
+
+    span: Span
+
+
+Agent = ObjectRef | PlayerRef | Sba
+
+
+@dataclass(frozen=True, slots=True)
+class Cause:
+    keyword: Span
+    agent: Agent
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    end: Word  # "top" or "bottom"
+    depth: Number | None
+
+    @property
+    def index(self) -> int:
+        return self.depth.value if self.depth else 1
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    zone: Word
+    player: PlayerRef | None
+    position: Position | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class LifeCost:
+    amount: Number
+    span: Span
+
+
+class TokenKind(Enum):
+    """What a piece of a line is, for highlighting and for finding what is under the cursor."""
+
+    OBJECT = "object"
+    PLAYER = "player"
+    STRING = "string"
+    VERB = "verb"
+    KEYWORD = "keyword"
+    ZONE = "zone"
+    NUMBER = "number"
+    OPERATOR = "operator"
+    MANA = "mana"
+    COMMENT = "comment"
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    span: Span
+    kind: TokenKind
+
+
+# ---- statements -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Statement:
+    verb: Word
+    span: Span
+    cause: Cause | None = None
+    replacements: tuple[ObjectRef, ...] = ()
+    replacement_keyword: Span | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ObjectStatement(Statement):
+    subject: ObjectRef
+    name: Text | None = None  # `#N "Name" ...` identifies a hidden object as the line happens
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerStatement(Statement):
+    subject: PlayerRef
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class New(ObjectStatement):
+    what: Word  # card, hidden, token, copy
+    card: Text | None = None
+    original: ObjectRef | None = None
+    place: Place
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Move(ObjectStatement):
+    source: Place
+    destination: Place
+    kind: Word | None = None
+    tapped: Word | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Identify(ObjectStatement):
+    card: Text
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reveal(ObjectStatement):
+    pass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Cast(ObjectStatement):
+    caster: PlayerRef | None = None
+    source: Place | None = None
+    modes: tuple[Word, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Play(ObjectStatement):
+    source: Place | None = None
+    tapped: Word | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AbilityOf(ObjectStatement):
+    """`activate of #M` or `trigger of #M`: a new ability object on the stack."""
+
+    source: ObjectRef
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Target(ObjectStatement):
+    targets: tuple[ObjectRef | PlayerRef, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Choose(ObjectStatement):
+    choices: tuple[ObjectRef | Text | Number, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Pay(ObjectStatement):
+    costs: tuple[Text | LifeCost, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Leave(ObjectStatement):
+    """`resolve`, `fizzle` or `countered by`: an object leaves the stack."""
+
+    destination: Place | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TapChange(ObjectStatement):
+    """`tap` or `untap`."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Attack(ObjectStatement):
+    defender: ObjectRef | PlayerRef
+    untapped: Word | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Block(ObjectStatement):
+    blocked: ObjectRef
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Damage(ObjectStatement):
+    amount: Number
+    recipient: ObjectRef | PlayerRef
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ObjectCounters(ObjectStatement):
+    delta: Number
+    counter: Word
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Effect(ObjectStatement):
+    text: Text
+    on: ObjectRef | None = None
+    until: Word | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Control(ObjectStatement):
+    controller: PlayerRef
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SnapshotObject(ObjectStatement):
+    """A keyframe entry: where an object is, tapped or not, with which counters."""
+
+    place: Place
+    tapped: Word | None = None
+    counters: tuple[tuple[Number, Word], ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Draw(PlayerStatement):
+    drawn: ObjectRef
+    card: Text | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Life(PlayerStatement):
+    delta: Number
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerCounters(PlayerStatement):
+    delta: Number
+    counter: Word
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LibraryAction(PlayerStatement):
+    """`search library` or `shuffle library`, of another player's library when `owner` is set."""
+
+    owner: PlayerRef | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Roll(PlayerStatement):
+    die: Word
+    result: Number
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerAction(PlayerStatement):
+    """`mulligan`, `keep`, `concede`, `lose`, `win`."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SnapshotPlayer(PlayerStatement):
+    """A keyframe entry: `life N`, `library N` or `counters N KIND`."""
+
+    value: Number
+    counter: Word | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Header(Statement):
+    """`mtgr`, `title`, `rules`, `perspective`: one value each."""
+
+    value: Word | Text | PlayerRef | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerDeclaration(Statement):
+    player: PlayerRef
+    deck: Number | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Start(Statement):
+    player: PlayerRef
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameStart(Statement):
+    number: Number
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Turn(Statement):
+    number: Number
+    player: PlayerRef
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PhaseOrStep(Statement):
+    """`phase NAME` or `step NAME`."""
+
+    name: Word
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Marker(Statement):
+    """`incomplete`, `keyframe`, `end`."""
+
+
+@dataclass(frozen=True, slots=True)
+class LineError:
+    """A line that does not parse: one per line, at the exact columns."""
+
+    code: str
+    message: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedLine:
+    """Everything the parser knows about one line; equal text gives an equal result."""
+
+    statement: Statement | None
+    error: LineError | None
+    tokens: tuple[Token, ...]
+    comment: Span | None
+    allowed: frozenset[str] = field(default=frozenset())  # codes silenced by `// allow CODE`
