@@ -85,14 +85,14 @@ def parse_line(line: str) -> t.ParsedLine:
     result = _parse_shape(_shape(text))
     if isinstance(result, tuple):
         err_start, err_end, message = result
-        error = t.LineError("E001", message, t.Span(start + err_start, start + err_end))
+        error = t.LineError("S001", message, t.Span(start + err_start, start + err_end))
         return t.ParsedLine(None, error, comment_tokens, comment, allowed)
     builder = _Builder(line, start, end)
     try:
         statement = builder.statement(result)
     except _NumberTooLarge as too_large:
         error = t.LineError(
-            "E002",
+            "S002",
             f"number too large: at most {MAX_NUMBER_DIGITS} digits are allowed",
             too_large.span,
         )
@@ -562,9 +562,12 @@ def _snapshot_object(b: _Builder) -> t.Statement:
         (b.integer(_find(n, "number")), b.word(_find(n, "counter_kind")))
         for n in b.all("snapshot_counters")
     )
+    place = b.place(b.one("place"))
+    fields = b.object_common()
+    fields["verb"] = place.zone  # a keyframe entry has no verb: its zone stands in
     return t.SnapshotObject(
-        **b.object_common(),
-        place=b.place(b.one("place")),
+        **fields,
+        place=place,
         tapped=b.optional("snapshot_tapped", b.word),
         counters=counters,
     )

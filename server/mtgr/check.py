@@ -1,0 +1,83 @@
+"""Checking a whole text at once: the entry point for the command line and for tests.
+
+Both the parser's errors and the rule checker's findings come out as one list of
+`Diagnostic`s with line numbers, after `// allow CODE` comments and settings are applied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from mtgr.rules.context import Finding
+from mtgr.rules.registry import Severity
+from mtgr.rules.walk import Line, Walk, walk
+from mtgr.syntax import tree as t
+from mtgr.syntax.parser import parse_line
+
+
+@dataclass(frozen=True, slots=True)
+class RelatedLocation:
+    line: int
+    span: t.Span | None
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """A finding placed in the document: zero-based line, code-point columns."""
+
+    code: str
+    severity: Severity
+    line: int
+    span: t.Span
+    message: str
+    related: tuple[RelatedLocation, ...] = ()
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as an editor counts them: CRLF, LF and CR all end a line (LSP's definition)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def lines_of(text: str) -> list[Line]:
+    return [Line(i, parse_line(line)) for i, line in enumerate(split_lines(text))]
+
+
+def diagnostics(
+    lines: Sequence[Line],
+    result: Walk,
+    severities: Mapping[str, Severity | None] | None = None,
+) -> list[Diagnostic]:
+    """Findings placed at line numbers, minus those silenced by `// allow` or settings."""
+    index = {line.id: number for number, line in enumerate(lines)}
+    placed: list[Diagnostic] = []
+    for finding in result.findings(lines):
+        number = index.get(finding.line)
+        if number is None:
+            continue
+        if finding.code in lines[number].parsed.allowed:
+            continue
+        severity = finding.severity
+        if severities and finding.code in severities:
+            override = severities[finding.code]
+            if override is None:
+                continue
+            severity = override
+        placed.append(_place(finding, number, severity, index))
+    placed.sort(key=lambda d: (d.line, d.span.start, d.code))
+    return placed
+
+
+def _place(finding: Finding, number: int, severity: Severity, index: Mapping[int, int]) -> Diagnostic:
+    related = tuple(
+        RelatedLocation(index[r.line], r.span, r.message) for r in finding.related if r.line in index
+    )
+    return Diagnostic(finding.code, severity, number, finding.span, finding.message, related)
+
+
+def check_text(
+    text: str, severities: Mapping[str, Severity | None] | None = None
+) -> list[Diagnostic]:
+    lines = lines_of(text)
+    return diagnostics(lines, walk(lines), severities)

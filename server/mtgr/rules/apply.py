@@ -1,0 +1,790 @@
+"""How each statement changes the game. Never raises, never refuses.
+
+A line that contradicts the state still changes it the way the line says (an unknown
+object is created where the line puts it, a move from the wrong zone still lands), so one
+mistake gives one diagnostic and not a cascade on every later line about that object.
+Whether a line was legal is for the rules in `rules/checks/`, which see the state before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import singledispatch
+
+from mtgr.rules.state import (
+    GONE,
+    STEP_ORDER,
+    Effect,
+    GameObject,
+    GameState,
+    Library,
+    LineId,
+    ObjectKind,
+    PendingDamage,
+    PlayerState,
+    Stage,
+    Turn,
+)
+from mtgr.syntax import tree as t
+
+
+def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
+    state = _before_any(state, statement)
+    state = _apply(statement, state, line)
+    return _after_any(state, statement)
+
+
+# ---- bookkeeping around every statement ---------------------------------------------
+
+_RESULTS = (t.Damage, t.Life, t.PlayerCounters, t.ObjectCounters)
+
+
+def _before_any(state: GameState, statement: t.Statement) -> GameState:
+    for name in _players_named(statement):
+        if state.player(name) is None:
+            state = replace(state, players=(*state.players, PlayerState(name)))
+    if state.pending_damage and not isinstance(statement, _RESULTS):
+        state = replace(state, pending_damage=())
+    return state
+
+
+def _after_any(state: GameState, statement: t.Statement) -> GameState:
+    entered = state.last_entered
+    keeps_entered = isinstance(statement, t.ObjectCounters) and statement.subject.number == entered
+    if not keeps_entered and not _entered_by(statement, state):
+        state = replace(state, last_entered=None)
+    if state.searching and isinstance(statement, (t.Turn, t.PhaseOrStep, t.Leave)):
+        state = replace(state, searching=None)
+    return state
+
+
+def _entered_by(statement: t.Statement, state: GameState) -> bool:
+    if not isinstance(statement, t.ObjectStatement):
+        return False
+    obj = state.obj(statement.subject.number)
+    return (
+        obj is not None
+        and obj.zone == "battlefield"
+        and state.last_entered == obj.number
+        and isinstance(statement, (t.Move, t.Play, t.Leave))
+    )
+
+
+def _players_named(statement: t.Statement) -> list[str]:
+    names: list[str] = []
+    for value in _parts(statement):
+        if isinstance(value, t.PlayerRef):
+            names.append(value.name)
+    return names
+
+
+def _parts(statement: t.Statement) -> list[object]:
+    found: list[object] = []
+    for cls in type(statement).__mro__:
+        for name in getattr(cls, "__slots__", ()):
+            value = getattr(statement, name, None)
+            if isinstance(value, tuple):
+                found.extend(value)
+            elif isinstance(value, t.Cause):
+                found.append(value.agent)
+            elif isinstance(value, t.Place):
+                found.append(value.player)
+            else:
+                found.append(value)
+    return found
+
+
+# ---- objects ----------------------------------------------------------------------
+
+
+def _object(state: GameState, number: int, line: LineId, zone: str, owner: str | None) -> GameObject:
+    """The object a line is about; created where the line says if no line introduced it."""
+    obj = state.obj(number)
+    if obj is not None:
+        return obj
+    return GameObject(
+        number=number,
+        kind=ObjectKind.CARD,
+        name=None,
+        owner=owner,
+        controller=owner if zone in ("battlefield", "stack") else None,
+        zone=zone,
+        introduced=line,
+        introduced_zone=zone,
+    )
+
+
+def _named(obj: GameObject, name: t.Text | None) -> GameObject:
+    return replace(obj, name=name.value) if name is not None and obj.name is None else obj
+
+
+def _moved(
+    state: GameState,
+    obj: GameObject,
+    zone: str,
+    line: LineId,
+    what: str,
+    *,
+    controller: str | None = None,
+    tapped: bool = False,
+    position: t.Position | None = None,
+) -> GameState:
+    """Moves an object to a zone: a new object as far as the rules go (CR 400.7)."""
+    state = _untrack(state, obj)
+    if obj.number in state.stack:
+        state = replace(state, stack=tuple(n for n in state.stack if n != obj.number))
+    ceases = (obj.kind is ObjectKind.TOKEN and zone != "battlefield") or (
+        obj.kind in (ObjectKind.COPY, ObjectKind.ABILITY) and zone != "stack"
+    )
+    new_zone = GONE if ceases else zone
+    stays = obj.zone == zone == "battlefield"
+    moved = replace(
+        obj,
+        zone=new_zone,
+        controller=(controller or obj.controller or obj.owner)
+        if new_zone in ("battlefield", "stack")
+        else None,
+        tapped=tapped if not stays else obj.tapped,
+        counters=obj.counters if stays else (),
+        attacking=False,
+        last_moved=line
+    )
+    state = state.with_object(moved)
+    if new_zone == "stack":
+        state = replace(state, stack=(*state.stack, obj.number))
+    if new_zone == "library":
+        state = _track(state, moved, position)
+    if new_zone == "battlefield" and obj.zone != "battlefield":
+        state = replace(state, last_entered=obj.number)
+    return state
+
+
+def _untrack(state: GameState, obj: GameObject) -> GameState:
+    """Takes an object out of its library's tracked positions; the library shrinks."""
+    if obj.zone != "library" or obj.owner is None:
+        return state
+    player = state.player(obj.owner)
+    if player is None:
+        return state
+    library = player.library
+    top, bottom = library.top, library.bottom
+    if obj.number in top:
+        i = top.index(obj.number)
+        top = top[:i] + top[i + 1 :]
+    elif obj.number in bottom:
+        i = bottom.index(obj.number)
+        bottom = bottom[:i] + bottom[i + 1 :]
+    size = library.size - 1 if library.size else library.size
+    return state.with_player(replace(player, library=Library(size, _trim(top), _trim(bottom))))
+
+
+def _track(state: GameState, obj: GameObject, position: t.Position | None) -> GameState:
+    """Puts an object into its owner's library: at a position, or into the untracked pool."""
+    player = state.player(obj.owner or "")
+    if player is None:
+        return state
+    library = player.library
+    size = library.size + 1 if library.size is not None else None
+    top, bottom = library.top, library.bottom
+    if position is None:
+        # a card put into a library at no known place is one of the untracked pool
+        state = state.with_object(replace(obj, zone=GONE))
+    elif position.end.value == "top":
+        i = position.index - 1
+        top = (*top[:i], *([None] * (i - len(top))), obj.number, *top[i:])
+    else:
+        i = position.index - 1
+        bottom = (*bottom[:i], *([None] * (i - len(bottom))), obj.number, *bottom[i:])
+    return state.with_player(replace(player, library=Library(size, top, bottom)))
+
+
+def _place_known(state: GameState, obj: GameObject, position: t.Position | None) -> GameState:
+    """A `new` line in a library: a card of the pool becomes tracked, the size unchanged."""
+    player = state.player(obj.owner or "")
+    if player is None or position is None:
+        return state
+    library = player.library
+    i = position.index - 1
+    if position.end.value == "top":
+        top = list(library.top) + [None] * max(0, i + 1 - len(library.top))
+        top[i] = obj.number
+        library = replace(library, top=tuple(top))
+    else:
+        bottom = list(library.bottom) + [None] * max(0, i + 1 - len(library.bottom))
+        bottom[i] = obj.number
+        library = replace(library, bottom=tuple(bottom))
+    return state.with_player(replace(player, library=library))
+
+
+def _trim(positions: tuple[int | None, ...]) -> tuple[int | None, ...]:
+    end = len(positions)
+    while end and positions[end - 1] is None:
+        end -= 1
+    return positions[:end]
+
+
+def _forget_library(state: GameState, owner: str) -> GameState:
+    """Every tracked card of a library goes back to the untracked pool (a shuffle)."""
+    player = state.player(owner)
+    if player is None:
+        return state
+    for number in player.library.tracked():
+        obj = state.obj(number)
+        if obj is not None:
+            state = state.with_object(
+                replace(obj, zone=GONE)
+            )
+    library = replace(player.library, top=(), bottom=())
+    return state.with_player(replace(state.player(owner) or player, library=library))
+
+
+def _counters(current: tuple[tuple[str, int], ...], kind: str, delta: int) -> tuple[tuple[str, int], ...]:
+    values = dict(current)
+    values[kind] = max(0, values.get(kind, 0) + delta)
+    return tuple(sorted((k, v) for k, v in values.items() if v))
+
+
+def _controller_of(state: GameState, number: int | None) -> str | None:
+    obj = state.obj(number) if number is not None else None
+    return (obj.controller or obj.owner) if obj else None
+
+
+# ---- one function a statement type --------------------------------------------------
+
+
+@singledispatch
+def _apply(statement: t.Statement, state: GameState, line: LineId) -> GameState:
+    return state
+
+
+@_apply.register
+def _(statement: t.Header, state: GameState, line: LineId) -> GameState:
+    if statement.verb.value == "perspective":
+        value = statement.value
+        return replace(state, perspective=value.name if isinstance(value, t.PlayerRef) else "")
+    return state
+
+
+@_apply.register
+def _(statement: t.PlayerDeclaration, state: GameState, line: LineId) -> GameState:
+    deck = statement.deck.value if statement.deck else None
+    existing = state.player(statement.player.name)
+    player = PlayerState(statement.player.name, deck=deck, library=Library(size=deck))
+    if existing is not None:
+        return state.with_player(player)
+    return replace(state, players=(*state.players, player))
+
+
+@_apply.register
+def _(statement: t.GameStart, state: GameState, line: LineId) -> GameState:
+    players = tuple(
+        PlayerState(p.name, deck=p.deck, library=Library(size=p.deck)) for p in state.players
+    )
+    return replace(
+        GameState(),
+        stage=Stage.PREGAME,
+        game=statement.number.value,
+        players=players,
+        perspective=state.perspective,
+        retired_numbers=state.retired_numbers | frozenset(state.objects),
+    )
+
+
+def _to_pregame(state: GameState) -> GameState:
+    return replace(state, stage=Stage.PREGAME) if state.stage is Stage.HEADER else state
+
+
+@_apply.register
+def _(statement: t.Roll, state: GameState, line: LineId) -> GameState:
+    state = _to_pregame(state)
+    player = state.player(statement.subject.name)
+    assert player is not None
+    return state.with_player(replace(player, roll=statement.result.value))
+
+
+@_apply.register
+def _(statement: t.Start, state: GameState, line: LineId) -> GameState:
+    state = _to_pregame(state)
+    return replace(state, starting_player=statement.player.name, start_line=line)
+
+
+@_apply.register
+def _(statement: t.Draw, state: GameState, line: LineId) -> GameState:
+    state = _to_pregame(state)
+    name = statement.subject.name
+    player = state.player(name)
+    assert player is not None
+    top = player.library.top
+    number = statement.drawn.number
+    obj = state.obj(number)
+    if obj is None:
+        # a card from the untracked pool becomes an object as it is drawn (0019 item 2)
+        library = player.library
+        size = library.size - 1 if library.size else library.size
+        new_top = top[1:] if top and top[0] is None else top
+        state = state.with_player(replace(player, library=Library(size, new_top, library.bottom)))
+        obj = GameObject(
+            number=number,
+            kind=ObjectKind.CARD,
+            name=None,
+            owner=name,
+            controller=None,
+            zone="hand",
+            introduced=line,
+            introduced_zone="hand",
+            introduced_after_gap=state.stage is Stage.GAP,
+            last_moved=line,
+        )
+        state = state.with_object(_named(obj, statement.card))
+    else:
+        state = _moved(state, _named(obj, statement.card), "hand", line, f"drawn by {name}")
+    player = state.player(name)
+    assert player is not None
+    if state.stage is Stage.PREGAME and not player.kept:
+        state = state.with_player(replace(player, opening_drawn=player.opening_drawn + 1))
+    return state
+
+
+@_apply.register
+def _(statement: t.PlayerAction, state: GameState, line: LineId) -> GameState:
+    verb = statement.verb.value
+    player = state.player(statement.subject.name)
+    assert player is not None
+    if verb == "mulligan":
+        state = _to_pregame(state)
+        hand = state.in_zone("hand", player.name)
+        for obj in hand:
+            state = state.with_object(
+                replace(obj, zone=GONE)
+            )
+        library = player.library
+        size = library.size + len(hand) if library.size is not None else None
+        player = replace(
+            player,
+            mulligans=player.mulligans + 1,
+            opening_drawn=0,
+            library=Library(size, (), ()),
+        )
+        return state.with_player(player)
+    if verb == "keep":
+        return _to_pregame(state).with_player(replace(player, kept=True))
+    if verb in ("concede", "lose"):
+        state = state.with_player(replace(player, lost=True))
+    elif verb == "win":
+        for other in state.players:
+            if other.name != player.name:
+                state = state.with_player(replace(other, lost=True))
+    if len(state.alive()) <= 1:
+        state = replace(state, stage=Stage.OVER, ended_line=line)
+    return state
+
+
+@_apply.register
+def _(statement: t.New, state: GameState, line: LineId) -> GameState:
+    place = statement.place
+    zone = place.zone.value
+    what = statement.what.value
+    owner = place.player.name if place.player else None
+    if what == "copy" and statement.original is not None:
+        owner = owner or _controller_of(state, statement.original.number)
+    if owner is None and isinstance(statement.cause, t.Cause):
+        agent = statement.cause.agent
+        owner = agent.name if isinstance(agent, t.PlayerRef) else _controller_of(
+            state, agent.number if isinstance(agent, t.ObjectRef) else None
+        )
+    kind = {"token": ObjectKind.TOKEN, "copy": ObjectKind.COPY}.get(what, ObjectKind.CARD)
+    name = statement.card.value if statement.card else None
+    if what == "copy" and statement.original is not None:
+        original = state.obj(statement.original.number)
+        name = original.name if original else None
+    obj = GameObject(
+        number=statement.subject.number,
+        kind=kind,
+        name=name,
+        owner=owner,
+        controller=owner if zone in ("battlefield", "stack") else None,
+        zone=zone,
+        introduced=line,
+        introduced_zone=zone,
+        introduced_hidden=what == "hidden",
+        introduced_after_gap=state.stage is Stage.GAP,
+        source=statement.original.number if statement.original else None,
+        last_moved=line,
+    )
+    state = state.with_object(obj)
+    if zone == "stack":
+        state = replace(state, stack=(*state.stack, obj.number))
+    elif zone == "library":
+        state = _place_known(state, obj, place.position)
+    elif zone == "battlefield":
+        state = replace(state, last_entered=obj.number)
+    return state
+
+
+@_apply.register
+def _(statement: t.Move, state: GameState, line: LineId) -> GameState:
+    source = statement.source.zone.value
+    obj = _object(state, statement.subject.number, line, source, _player(statement.source))
+    obj = _named(obj, statement.name)
+    destination = statement.destination
+    zone = destination.zone.value
+    controller = destination.player.name if destination.player and zone == "battlefield" else None
+    what = f"{source} -> {zone}" + (f" as {statement.kind.value}" if statement.kind else "")
+    state = _moved(
+        state,
+        obj,
+        zone,
+        line,
+        what,
+        controller=controller,
+        tapped=statement.tapped is not None,
+        position=destination.position,
+    )
+    if state.stage is Stage.PREGAME and zone == "library" and source == "hand" and obj.owner:
+        player = state.player(obj.owner)
+        if player is not None and player.kept:
+            state = state.with_player(replace(player, bottomed=player.bottomed + 1))
+    return _note_opening_action(state, statement)
+
+
+def _player(place: t.Place | None) -> str | None:
+    return place.player.name if place and place.player else None
+
+
+def _note_opening_action(state: GameState, statement: t.Statement) -> GameState:
+    """Remembers who took opening hand actions, for their order (decision 0018 item 1)."""
+    if state.stage is not Stage.PREGAME or statement.cause is None:
+        return state
+    agent = statement.cause.agent
+    if not isinstance(agent, t.ObjectRef):
+        return state
+    actor = state.obj(agent.number)
+    if actor is None or actor.owner is None:
+        return state
+    player = state.player(actor.owner)
+    if player is None or not player.kept or actor.owner in state.opening_actions_by:
+        return state
+    return replace(state, opening_actions_by=(*state.opening_actions_by, actor.owner))
+
+
+@_apply.register
+def _(statement: t.Identify, state: GameState, line: LineId) -> GameState:
+    obj = _object(state, statement.subject.number, line, "hand", None)
+    named = replace(obj, name=statement.card.value)
+    return state.with_object(named)
+
+
+@_apply.register
+def _(statement: t.Reveal, state: GameState, line: LineId) -> GameState:
+    obj = _named(_object(state, statement.subject.number, line, "hand", None), statement.name)
+    state = state.with_object(replace(obj))
+    return _note_opening_action(state, statement)
+
+
+@_apply.register
+def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
+    source = statement.source.zone.value if statement.source else "hand"
+    obj = _named(_object(state, statement.subject.number, line, source, None), statement.name)
+    caster = statement.caster.name if statement.caster else None
+    modes = " ".join(m.value for m in statement.modes)
+    what = f"cast from {source}" + (f" ({modes})" if modes else "")
+    return _moved(state, obj, "stack", line, what, controller=caster or obj.owner)
+
+
+@_apply.register
+def _(statement: t.Play, state: GameState, line: LineId) -> GameState:
+    source = statement.source.zone.value if statement.source else "hand"
+    obj = _named(_object(state, statement.subject.number, line, source, None), statement.name)
+    state = _moved(state, obj, "battlefield", line, f"played from {source}", tapped=statement.tapped is not None)
+    player = state.player(obj.owner or "")
+    if player is not None:
+        state = state.with_player(replace(player, lands_played=player.lands_played + 1))
+    return state
+
+
+@_apply.register
+def _(statement: t.AbilityOf, state: GameState, line: LineId) -> GameState:
+    source = statement.source.number
+    controller = _controller_of(state, source)
+    source_obj = state.obj(source)
+    label = source_obj.name if source_obj and source_obj.name else f"#{source}"
+    obj = GameObject(
+        number=statement.subject.number,
+        kind=ObjectKind.ABILITY,
+        name=f"{statement.verb.value}d ability of {label}".replace("triggerd", "triggered"),
+        owner=controller,
+        controller=controller,
+        zone="stack",
+        introduced=line,
+        introduced_zone="stack",
+        source=source,
+        last_moved=line,
+    )
+    state = state.with_object(obj)
+    return replace(state, stack=(*state.stack, obj.number))
+
+
+@_apply.register
+def _(statement: t.Pay, state: GameState, line: LineId) -> GameState:
+    payer = None
+    if statement.cause and isinstance(statement.cause.agent, t.PlayerRef):
+        payer = statement.cause.agent.name
+    payer = payer or _controller_of(state, statement.subject.number)
+    player = state.player(payer or "")
+    for cost in statement.costs:
+        if isinstance(cost, t.LifeCost) and player is not None:
+            player = replace(player, life=player.life - cost.amount.value)
+    return state.with_player(player) if player is not None else state
+
+
+@_apply.register
+def _(statement: t.Leave, state: GameState, line: LineId) -> GameState:
+    obj = _named(_object(state, statement.subject.number, line, "stack", None), statement.name)
+    zone = statement.destination.zone.value if statement.destination else "graveyard"
+    verb = statement.verb.value
+    what = {"resolve": "resolved", "fizzle": "fizzled", "countered": "countered"}[verb]
+    position = statement.destination.position if statement.destination else None
+    return _moved(state, obj, zone, line, f"{what} -> {zone}", controller=obj.controller, position=position)
+
+
+@_apply.register
+def _(statement: t.TapChange, state: GameState, line: LineId) -> GameState:
+    obj = _named(_object(state, statement.subject.number, line, "battlefield", None), statement.name)
+    return state.with_object(replace(obj, tapped=statement.verb.value == "tap"))
+
+
+@_apply.register
+def _(statement: t.Attack, state: GameState, line: LineId) -> GameState:
+    obj = _named(_object(state, statement.subject.number, line, "battlefield", None), statement.name)
+    tapped = obj.tapped or statement.untapped is None
+    return state.with_object(replace(obj, attacking=True, tapped=tapped))
+
+
+@_apply.register
+def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
+    recipient = statement.recipient
+    source = statement.subject.number
+    amount = statement.amount.value
+    if isinstance(recipient, t.PlayerRef):
+        pending = PendingDamage(line, source, amount, recipient.name)
+    else:
+        target = state.obj(recipient.number)
+        if target is None or not (target.counter("loyalty") or target.counter("defense")):
+            return state
+        pending = PendingDamage(line, source, amount, recipient.number)
+    return replace(state, pending_damage=(*state.pending_damage, pending))
+
+
+def _settle(state: GameState, recipient: int | str, source: int | None, amount: int) -> GameState:
+    """A life or loyalty line settles the damage it results from (0019 item 5)."""
+    pending = state.pending_damage
+    for match_source in (True, False):
+        for i, damage in enumerate(pending):
+            if damage.recipient != recipient:
+                continue
+            if match_source and damage.source != source:
+                continue
+            if not match_source and damage.amount != amount:
+                continue
+            return replace(state, pending_damage=pending[:i] + pending[i + 1 :])
+    return state
+
+
+def _cause_object(statement: t.Statement) -> int | None:
+    if statement.cause and isinstance(statement.cause.agent, t.ObjectRef):
+        return statement.cause.agent.number
+    return None
+
+
+@_apply.register
+def _(statement: t.ObjectCounters, state: GameState, line: LineId) -> GameState:
+    obj = _named(_object(state, statement.subject.number, line, "battlefield", None), statement.name)
+    kind = statement.counter.value
+    delta = statement.delta.value
+    state = state.with_object(replace(obj, counters=_counters(obj.counters, kind, delta)))
+    if delta < 0 and kind in ("loyalty", "defense"):
+        state = _settle(state, obj.number, _cause_object(statement), -delta)
+    return _note_opening_action(state, statement)
+
+
+@_apply.register
+def _(statement: t.Life, state: GameState, line: LineId) -> GameState:
+    player = state.player(statement.subject.name)
+    assert player is not None
+    state = state.with_player(replace(player, life=player.life + statement.delta.value))
+    if statement.delta.value < 0:
+        state = _settle(state, player.name, _cause_object(statement), -statement.delta.value)
+    return state
+
+
+@_apply.register
+def _(statement: t.PlayerCounters, state: GameState, line: LineId) -> GameState:
+    player = state.player(statement.subject.name)
+    assert player is not None
+    counters = _counters(player.counters, statement.counter.value, statement.delta.value)
+    state = state.with_player(replace(player, counters=counters))
+    if statement.delta.value > 0 and statement.counter.value == "poison":
+        state = _settle(state, player.name, _cause_object(statement), statement.delta.value)
+    return state
+
+
+@_apply.register
+def _(statement: t.LibraryAction, state: GameState, line: LineId) -> GameState:
+    actor = statement.subject.name
+    owner = statement.owner.name if statement.owner else actor
+    if statement.verb.value == "search":
+        return replace(state, searching=(actor, owner, line))
+    return replace(_forget_library(state, owner), searching=None)
+
+
+@_apply.register
+def _(statement: t.Effect, state: GameState, line: LineId) -> GameState:
+    effect = Effect(
+        line,
+        statement.subject.number,
+        statement.text.value,
+        statement.on.number if statement.on else None,
+        statement.until.value if statement.until else None,
+    )
+    return replace(state, effects=(*state.effects, effect))
+
+
+@_apply.register
+def _(statement: t.Control, state: GameState, line: LineId) -> GameState:
+    obj = _object(state, statement.subject.number, line, "battlefield", None)
+    controller = statement.controller.name
+    return state.with_object(
+        replace(obj, controller=controller)
+    )
+
+
+@_apply.register
+def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
+    stage = Stage.GAP if state.stage is Stage.GAP else Stage.PLAYING
+    players = tuple(replace(p, lands_played=0) for p in state.players)
+    objects = {
+        n: replace(o, attacking=False) if o.attacking else o for n, o in state.objects.items()
+    }
+    effects = tuple(e for e in state.effects if e.until not in ("end-of-turn", "end-of-combat"))
+    effects = tuple(
+        e
+        for e in effects
+        if not (e.until == "next-turn" and _controller_of(state, e.source) == statement.player.name)
+    )
+    return replace(
+        state,
+        stage=stage,
+        players=players,
+        objects=objects,
+        effects=effects,
+        turn=Turn(statement.number.value, statement.player.name, line, -1, None, None),
+    )
+
+
+def step_index(name: str, is_phase: bool, current: int, extra: bool) -> int:
+    """Where a phase or step stands in CR 500.1 order, seen from the current position."""
+    candidates = [
+        i
+        for i, (phase, step) in enumerate(STEP_ORDER)
+        if ((phase == name and step is None) if is_phase else step == name)
+    ]
+    after = [i for i in candidates if i > current]
+    if after and not extra:
+        return after[0]
+    if extra:
+        return candidates[0] if not after else after[0]
+    return candidates[-1]
+
+
+@_apply.register
+def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
+    is_phase = statement.verb.value == "phase"
+    name = statement.name.value
+    current = state.turn.position
+    index = step_index(name, is_phase, current, extra=statement.cause is not None)
+    phase, step = STEP_ORDER[index]
+    turn = replace(state.turn, position=index, phase=phase, step=step)
+    state = replace(state, turn=turn)
+    if step == "end-of-combat" or (is_phase and name in ("main", "ending") and current >= 5):
+        state = replace(
+            state,
+            objects={n: replace(o, attacking=False) if o.attacking else o for n, o in state.objects.items()},
+            effects=tuple(e for e in state.effects if e.until != "end-of-combat"),
+        )
+    if step == "cleanup":
+        state = replace(state, effects=tuple(e for e in state.effects if e.until != "end-of-turn"))
+    return state
+
+
+@_apply.register
+def _(statement: t.Marker, state: GameState, line: LineId) -> GameState:
+    verb = statement.verb.value
+    if verb == "incomplete":
+        return replace(state, stage=Stage.GAP, gap_line=line, pending_damage=(), searching=None)
+    if verb == "keyframe":
+        return replace(state, in_keyframe=line, keyframe_seen=frozenset(), keyframe_players=frozenset())
+    if state.in_keyframe is None:
+        return state
+    if state.stage is Stage.GAP:
+        state = _settle_gap(state, line)
+    return replace(state, in_keyframe=None)
+
+
+def _settle_gap(state: GameState, line: LineId) -> GameState:
+    """After a gap, the keyframe is the truth: objects it does not list have left play."""
+    objects = dict(state.objects)
+    for number, obj in state.objects.items():
+        if obj.zone not in (GONE, "library") and number not in state.keyframe_seen:
+            objects[number] = replace(obj, zone=GONE)
+    stack = tuple(n for n in state.stack if n in state.keyframe_seen)
+    stage = Stage.PLAYING if state.turn.number else Stage.PREGAME
+    return replace(state, objects=objects, stack=stack, stage=stage, gap_line=None)
+
+
+@_apply.register
+def _(statement: t.SnapshotObject, state: GameState, line: LineId) -> GameState:
+    number = statement.subject.number
+    state = replace(state, keyframe_seen=state.keyframe_seen | {number})
+    if state.stage is not Stage.GAP:
+        return state
+    place = statement.place
+    zone = place.zone.value
+    obj = _object(state, number, line, zone, _player(place))
+    controller = place.player.name if place.player and zone == "battlefield" else obj.controller
+    counters = tuple(sorted((kind.value, count.value) for count, kind in statement.counters))
+    updated = replace(
+        obj,
+        zone=zone,
+        controller=(controller or obj.owner) if zone in ("battlefield", "stack") else None,
+        tapped=statement.tapped is not None,
+        counters=counters,
+    )
+    if obj.zone != zone:
+        updated = replace(updated)
+    state = state.with_object(updated)
+    if zone == "stack" and number not in state.stack:
+        state = replace(state, stack=(*state.stack, number))
+    if zone == "library":
+        state = _place_known(state, updated, place.position)
+    return state
+
+
+@_apply.register
+def _(statement: t.SnapshotPlayer, state: GameState, line: LineId) -> GameState:
+    field = statement.verb.value if statement.verb else "counters"
+    name = statement.subject.name
+    state = replace(state, keyframe_players=state.keyframe_players | {(name, field)})
+    if state.stage is not Stage.GAP:
+        return state
+    player = state.player(name)
+    assert player is not None
+    value = statement.value.value
+    if field == "life":
+        player = replace(player, life=value)
+    elif field == "library":
+        player = replace(player, library=replace(player.library, size=value))
+    elif statement.counter is not None:
+        counters = dict(player.counters)
+        counters[statement.counter.value] = value
+        player = replace(player, counters=tuple(sorted((k, v) for k, v in counters.items() if v)))
+    return state.with_player(player)

@@ -1,0 +1,74 @@
+"""What a rule sees when it checks a line, and what it reports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mtgr.rules.registry import Rule, Severity
+from mtgr.rules.state import GameObject, GameState, LineId
+from mtgr.syntax import tree as t
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    """Another place that explains a finding: where an object was introduced, or last moved."""
+
+    line: LineId
+    span: t.Span | None
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    code: str
+    severity: Severity
+    line: LineId
+    span: t.Span
+    message: str
+    related: tuple[Related, ...] = ()
+
+
+class Context:
+    """The state before a line, the line itself, and the findings it has produced so far."""
+
+    __slots__ = ("findings", "line", "span", "state", "statement")
+
+    def __init__(
+        self,
+        state: GameState,
+        line: LineId,
+        statement: t.Statement | None,
+        findings: list[Finding],
+    ) -> None:
+        self.state = state
+        self.line = line
+        self.statement = statement
+        self.span = statement.span if statement is not None else t.Span(0, 0)
+        self.findings = findings
+
+    def report(
+        self,
+        rule: Rule,
+        message: str,
+        span: t.Span | None = None,
+        *,
+        line: LineId | None = None,
+        related: tuple[Related, ...] = (),
+    ) -> None:
+        self.findings.append(
+            Finding(
+                rule.code,
+                rule.severity,
+                self.line if line is None else line,
+                span or self.span,
+                message,
+                related,
+            )
+        )
+
+    def where(self, obj: GameObject) -> tuple[Related, ...]:
+        """Related locations for an object: where it was introduced and where it last moved."""
+        related = [Related(obj.introduced, None, f"{obj.label()} introduced here")]
+        if obj.last_moved is not None and obj.last_moved != obj.introduced:
+            related.append(Related(obj.last_moved, None, f"{obj.label()} last moved here"))
+        return tuple(related)

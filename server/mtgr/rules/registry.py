@@ -1,0 +1,143 @@
+"""The registry of checker rules: one module a rule under `rules/checks/`, one stable code each.
+
+A rule's module docstring is its documentation, under fixed headings. `mtgr explain`,
+`docs/diagnostics.md` and hover are all generated from that one text.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import cache
+from typing import TYPE_CHECKING
+
+from mtgr.syntax import tree as t
+
+if TYPE_CHECKING:
+    from mtgr.rules.context import Context
+
+DOC_HEADINGS = ("What it flags", "Why", "Example", "Use instead", "Rules basis")
+
+# Codes that once existed and must never be given to another rule.
+RETIRED_CODES: frozenset[str] = frozenset()
+
+
+class Severity(Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFORMATION = "information"
+    HINT = "hint"
+
+
+@dataclass(frozen=True, slots=True)
+class RuleDoc:
+    summary: str
+    sections: dict[str, str]
+
+    def section(self, heading: str) -> str:
+        return self.sections.get(heading, "")
+
+
+Check = Callable[["Context", t.Statement], None]
+EndCheck = Callable[["Context"], None]
+
+
+@dataclass(eq=False)
+class Rule:
+    code: str
+    title: str
+    severity: Severity
+    decisions: tuple[str, ...]
+    cr: tuple[str, ...]
+    doc: RuleDoc
+    checks: dict[type, Check] = field(default_factory=dict)
+    end_checks: list[EndCheck] = field(default_factory=list)
+
+    def on(self, *statement_types: type) -> Callable[[Check], Check]:
+        """Registers a check for these statement types (and their subclasses)."""
+
+        def register(check: Check) -> Check:
+            for statement_type in statement_types:
+                self.checks[statement_type] = check
+            return check
+
+        return register
+
+    def at_end(self, check: EndCheck) -> EndCheck:
+        """Registers a check that runs once after the last line."""
+        self.end_checks.append(check)
+        return check
+
+
+def define(
+    code: str,
+    title: str,
+    *,
+    severity: Severity,
+    decisions: tuple[str, ...] = (),
+    cr: tuple[str, ...] = (),
+    doc: str | None,
+) -> Rule:
+    return Rule(code, title, severity, decisions, cr, parse_doc(doc or ""))
+
+
+def parse_doc(text: str) -> RuleDoc:
+    lines = text.strip("\n").splitlines()
+    summary = lines[0].strip() if lines else ""
+    sections: dict[str, str] = {}
+    heading = None
+    body: list[str] = []
+    for line in lines[1:]:
+        match = re.match(r"^##\s+(.*?)\s*$", line)
+        if match:
+            if heading:
+                sections[heading] = "\n".join(body).strip("\n")
+            heading, body = match.group(1), []
+        elif heading:
+            body.append(line)
+    if heading:
+        sections[heading] = "\n".join(body).strip("\n")
+    return RuleDoc(summary, sections)
+
+
+@cache
+def all_rules() -> dict[str, Rule]:
+    """Every rule, by code, from the modules of `mtgr.rules.checks`."""
+    from mtgr.rules import checks
+
+    rules: dict[str, Rule] = {}
+    for module_info in sorted(pkgutil.iter_modules(checks.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{checks.__name__}.{module_info.name}")
+        rule = getattr(module, "RULE", None)
+        if not isinstance(rule, Rule):
+            raise RuntimeError(f"{module.__name__} defines no RULE")
+        if rule.code in rules:
+            raise RuntimeError(f"code {rule.code} is defined twice")
+        if rule.code in RETIRED_CODES:
+            raise RuntimeError(f"code {rule.code} is retired and must not be reused")
+        rules[rule.code] = rule
+    return rules
+
+
+@cache
+def checks_for(statement_type: type) -> tuple[tuple[Rule, Check], ...]:
+    found: list[tuple[Rule, Check]] = []
+    for rule in all_rules().values():
+        for registered, check in rule.checks.items():
+            if issubclass(statement_type, registered):
+                found.append((rule, check))
+    return tuple(found)
+
+
+def end_checks() -> Iterator[tuple[Rule, EndCheck]]:
+    for rule in all_rules().values():
+        for check in rule.end_checks:
+            yield rule, check
+
+
+def rule(code: str) -> Rule | None:
+    return all_rules().get(code)

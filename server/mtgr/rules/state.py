@@ -1,0 +1,229 @@
+"""The game as rebuilt up to a line: players, objects, zones, the stack, the turn.
+
+States are values. Applying a line gives a new state and leaves the old one intact, so
+the walk can keep checkpoints, and an incremental check can stop as soon as its state
+equals the previous run's. Lines are referred to by their stable line id (`LineId`), never
+by their number, so inserting a line above does not change any state below it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+LineId = int
+
+ZONES = ("library", "hand", "graveyard", "battlefield", "stack", "exile", "command")
+OWNED_ZONES = frozenset({"library", "hand", "graveyard"})
+PUBLIC_ZONES = frozenset({"graveyard", "battlefield", "stack", "exile", "command"})
+GONE = "gone"  # a token off the battlefield, a copy off the stack, a resolved ability
+
+
+class ObjectKind(Enum):
+    CARD = "card"
+    TOKEN = "token"
+    COPY = "copy"
+    ABILITY = "ability"
+
+
+class Stage(Enum):
+    """Where the game is: before the first turn, playing, in a gap, or over."""
+
+    HEADER = "header"
+    PREGAME = "pregame"
+    PLAYING = "playing"
+    GAP = "gap"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class GameObject:
+    number: int
+    kind: ObjectKind
+    name: str | None  # None while hidden
+    owner: str | None
+    controller: str | None
+    zone: str
+    introduced: LineId
+    introduced_zone: str
+    introduced_hidden: bool = False
+    introduced_after_gap: bool = False
+    source: int | None = None  # an ability's source, a copy's original
+    tapped: bool = False
+    counters: tuple[tuple[str, int], ...] = ()
+    attacking: bool = False
+    last_moved: LineId | None = None
+
+    @property
+    def hidden(self) -> bool:
+        return self.name is None
+
+    def counter(self, kind: str) -> int:
+        return dict(self.counters).get(kind, 0)
+
+    def label(self) -> str:
+        return f"#{self.number} ({self.name})" if self.name else f"#{self.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class Library:
+    """Tracked cards at known positions; the rest is the untracked pool (CR 400.5)."""
+
+    size: int | None = None  # None: unknown (no deck size given, or after a gap)
+    top: tuple[int | None, ...] = ()  # top[0] is the top card; None: an untracked card
+    bottom: tuple[int | None, ...] = ()  # bottom[0] is the bottom card
+
+    def tracked(self) -> set[int]:
+        return {n for n in (*self.top, *self.bottom) if n is not None}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    name: str
+    life: int = 20
+    counters: tuple[tuple[str, int], ...] = ()
+    library: Library = field(default_factory=Library)
+    deck: int | None = None
+    roll: int | None = None
+    mulligans: int = 0
+    kept: bool = False
+    bottomed: int = 0
+    opening_drawn: int = 0  # cards drawn for the current opening hand
+    lost: bool = False
+    lands_played: int = 0
+
+    def counter(self, kind: str) -> int:
+        return dict(self.counters).get(kind, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class PendingDamage:
+    """Damage whose life or loyalty line must follow (decision 0019 item 5)."""
+
+    line: LineId
+    source: int
+    amount: int
+    recipient: int | str  # a planeswalker's number or a player's name
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    line: LineId
+    source: int
+    text: str
+    on: int | None
+    until: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    number: int = 0
+    player: str | None = None
+    line: LineId | None = None
+    # index into STEP_ORDER of where the turn is; -1 before the untap step
+    position: int = -1
+    step: str | None = None
+    phase: str | None = None
+    starting_player_skipped_draw: bool = False
+
+
+# CR 500.1: the phases and steps in order. A main phase appears twice.
+STEP_ORDER: tuple[tuple[str, str | None], ...] = (
+    ("beginning", None),
+    ("beginning", "untap"),
+    ("beginning", "upkeep"),
+    ("beginning", "draw"),
+    ("main", None),
+    ("combat", None),
+    ("combat", "beginning-of-combat"),
+    ("combat", "declare-attackers"),
+    ("combat", "declare-blockers"),
+    ("combat", "combat-damage"),
+    ("combat", "end-of-combat"),
+    ("main", None),
+    ("ending", None),
+    ("ending", "end"),
+    ("ending", "cleanup"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    stage: Stage = Stage.HEADER
+    game: int = 1
+    players: tuple[PlayerState, ...] = ()
+    perspective: str | None = None  # None: not declared; "" : all
+    starting_player: str | None = None
+    start_line: LineId | None = None
+    objects: dict[int, GameObject] = field(default_factory=dict)
+    retired_numbers: frozenset[int] = frozenset()  # numbers used by earlier games
+    stack: tuple[int, ...] = ()  # bottom first; stack[-1] is the top
+    turn: Turn = field(default_factory=Turn)
+    pending_damage: tuple[PendingDamage, ...] = ()
+    effects: tuple[Effect, ...] = ()
+    in_keyframe: LineId | None = None
+    keyframe_seen: frozenset[int] = frozenset()
+    keyframe_players: frozenset[tuple[str, str]] = frozenset()
+    gap_line: LineId | None = None
+    searching: tuple[str, str, LineId] | None = None  # (searcher, library owner, line)
+    opening_actions_by: tuple[str, ...] = ()  # players who took opening hand actions
+    last_entered: int | None = None  # the object whose move onto the battlefield was the last line
+    ended_line: LineId | None = None
+    declarations_done: bool = False
+
+    # -- lookups
+    def player(self, name: str) -> PlayerState | None:
+        for player in self.players:
+            if player.name == name:
+                return player
+        return None
+
+    def player_names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.players)
+
+    def obj(self, number: int) -> GameObject | None:
+        return self.objects.get(number)
+
+    def in_zone(self, zone: str, owner: str | None = None) -> list[GameObject]:
+        return [
+            o
+            for o in self.objects.values()
+            if o.zone == zone and (owner is None or o.owner == owner)
+        ]
+
+    def hidden_in_hand(self, owner: str | None) -> list[int]:
+        return sorted(
+            o.number
+            for o in self.objects.values()
+            if o.zone == "hand" and o.hidden and o.owner == owner
+        )
+
+    def top_of_stack(self) -> int | None:
+        return self.stack[-1] if self.stack else None
+
+    def number_used(self, number: int) -> bool:
+        return number in self.objects or number in self.retired_numbers
+
+    def next_free_number(self) -> int:
+        return max((*self.objects, *self.retired_numbers), default=0) + 1
+
+    def turn_order(self) -> tuple[str, ...]:
+        """Seating order starting with the starting player (CR 103.1, 101.4)."""
+        names = self.player_names()
+        if self.starting_player in names:
+            i = names.index(self.starting_player)
+            return names[i:] + names[:i]
+        return names
+
+    def alive(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.players if not p.lost)
+
+    # -- updates
+    def with_object(self, obj: GameObject) -> GameState:
+        objects = dict(self.objects)
+        objects[obj.number] = obj
+        return replace(self, objects=objects)
+
+    def with_player(self, player: PlayerState) -> GameState:
+        players = tuple(player if p.name == player.name else p for p in self.players)
+        return replace(self, players=players)

@@ -1,0 +1,151 @@
+"""One walk over the game, line by line: check each line against the state, then apply it.
+
+Every consumer reads the result of this walk: diagnostics, hover, completion, `mtgr state`.
+The walk keeps the state before every CHECKPOINT_EVERY-th line, keyed by line id. An
+incremental walk resumes at the last checkpoint before the first changed line and stops
+as soon as it reaches a checkpoint whose state equals the previous walk's: from there on
+everything would come out the same, so the previous findings are kept. Rules are pure
+functions of (state, statement, line id), which is what makes this exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from mtgr.rules.apply import apply
+from mtgr.rules.context import Context, Finding
+from mtgr.rules.registry import checks_for, end_checks, rule
+from mtgr.rules.state import GameState, LineId
+from mtgr.syntax import tree as t
+
+CHECKPOINT_EVERY = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    id: LineId
+    parsed: t.ParsedLine
+
+
+@dataclass
+class Walk:
+    """What a walk over a sequence of lines found."""
+
+    checkpoints: dict[LineId, GameState] = field(default_factory=dict)
+    emitted: dict[LineId, list[Finding]] = field(default_factory=dict)
+    end_findings: list[Finding] = field(default_factory=list)
+    final_state: GameState = field(default_factory=GameState)
+    lines_walked: int = 0  # how many lines this walk (re)checked, for tests and benchmarks
+
+    def findings(self, lines: Sequence[Line]) -> list[Finding]:
+        found: list[Finding] = []
+        for line in lines:
+            found.extend(self.emitted.get(line.id, ()))
+        found.extend(self.end_findings)
+        return found
+
+
+def step(state: GameState, line: Line, findings: list[Finding]) -> GameState:
+    """Checks one line against the state before it and returns the state after it."""
+    parsed = line.parsed
+    if parsed.error is not None:
+        findings.append(_syntax_finding(line.id, parsed.error))
+        return state
+    statement = parsed.statement
+    if statement is None:
+        return state
+    context = Context(state, line.id, statement, findings)
+    for _rule, check in checks_for(type(statement)):
+        check(context, statement)
+    return apply(state, statement, line.id)
+
+
+def _syntax_finding(line: LineId, error: t.LineError) -> Finding:
+    syntax_rule = rule(error.code)
+    severity = syntax_rule.severity if syntax_rule else None
+    assert severity is not None, f"syntax code {error.code} has no rule module"
+    return Finding(error.code, severity, line, error.span, error.message)
+
+
+def walk(lines: Sequence[Line]) -> Walk:
+    result = Walk()
+    _walk_from(result, lines, 0, GameState(), previous=None)
+    return result
+
+
+def rewalk(previous: Walk, lines: Sequence[Line], first_changed: int) -> Walk:
+    """Walks again after an edit; lines before `first_changed` kept their ids and text."""
+    start, state = _resume_point(previous, lines, first_changed)
+    kept_ids = {line.id for line in lines[:start]}
+    result = Walk(
+        checkpoints={k: v for k, v in previous.checkpoints.items() if k in kept_ids},
+        emitted={k: v for k, v in previous.emitted.items() if k in kept_ids},
+    )
+    _walk_from(result, lines, start, state, previous, first_changed)
+    return result
+
+
+def _walk_from(
+    result: Walk,
+    lines: Sequence[Line],
+    start: int,
+    state: GameState,
+    previous: Walk | None,
+    first_changed: int = 0,
+) -> None:
+    walked = 0
+    for index in range(start, len(lines)):
+        line = lines[index]
+        if previous is not None and index > first_changed:
+            old = previous.checkpoints.get(line.id)
+            if old is not None and old == state:
+                _adopt_rest(result, previous, lines, index)
+                result.lines_walked = walked
+                return
+        if (index - start) % CHECKPOINT_EVERY == 0:
+            result.checkpoints[line.id] = state
+        findings: list[Finding] = []
+        state = step(state, line, findings)
+        walked += 1
+        if findings:
+            result.emitted[line.id] = findings
+    result.final_state = state
+    result.end_findings = end_of_file(state)
+    result.lines_walked = walked
+
+
+def _adopt_rest(result: Walk, previous: Walk, lines: Sequence[Line], index: int) -> None:
+    rest = {line.id for line in lines[index:]}
+    result.checkpoints.update({k: v for k, v in previous.checkpoints.items() if k in rest})
+    result.emitted.update({k: v for k, v in previous.emitted.items() if k in rest})
+    result.final_state = previous.final_state
+    result.end_findings = previous.end_findings
+
+
+def end_of_file(state: GameState) -> list[Finding]:
+    findings: list[Finding] = []
+    context = Context(state, -1, None, findings)
+    for _rule, check in end_checks():
+        check(context)
+    return findings
+
+
+def state_before(result: Walk, lines: Sequence[Line], index: int) -> GameState:
+    """The state before line `index` (after the last line when index == len(lines))."""
+    index = max(0, min(index, len(lines)))
+    start, state = _resume_point(result, lines, index)
+    scratch: list[Finding] = []
+    for line in lines[start:index]:
+        state = step(state, line, scratch)
+    return state
+
+
+def _resume_point(result: Walk, lines: Sequence[Line], index: int) -> tuple[int, GameState]:
+    """The last checkpointed line at or before `index`, and the state before it."""
+    start = min(index, len(lines))
+    while start > 0 and (start >= len(lines) or lines[start].id not in result.checkpoints):
+        start -= 1
+    if start < len(lines) and lines[start].id in result.checkpoints:
+        return start, result.checkpoints[lines[start].id]
+    return 0, GameState()
