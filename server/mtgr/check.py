@@ -13,7 +13,7 @@ from mtgr.rules.context import Finding
 from mtgr.rules.registry import Severity
 from mtgr.rules.walk import Line, Walk, walk
 from mtgr.syntax import tree as t
-from mtgr.syntax.parser import parse_line
+from mtgr.syntax.document import Document
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,13 +35,8 @@ class Diagnostic:
     related: tuple[RelatedLocation, ...] = ()
 
 
-def split_lines(text: str) -> list[str]:
-    """Lines as an editor counts them: CRLF, LF and CR all end a line (LSP's definition)."""
-    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-
-
 def lines_of(text: str) -> list[Line]:
-    return [Line(i, parse_line(line)) for i, line in enumerate(split_lines(text))]
+    return Document(text).lines
 
 
 def diagnostics(

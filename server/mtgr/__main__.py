@@ -1,0 +1,3 @@
+from mtgr.cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,82 @@
+"""Readable descriptions of a rebuilt state, shared by `mtgr state` and hover."""
+
+from __future__ import annotations
+
+from mtgr.rules.state import GONE, ZONES, GameObject, GameState, PlayerState
+
+
+def object_line(obj: GameObject) -> str:
+    parts = [obj.label() if obj.name else f"#{obj.number} (hidden)"]
+    if obj.kind.value != "card":
+        parts.append(obj.kind.value)
+    if obj.tapped:
+        parts.append("tapped")
+    if obj.attacking:
+        parts.append("attacking")
+    parts.extend(f"{count} {kind}" for kind, count in obj.counters)
+    if obj.controller and obj.owner and obj.controller != obj.owner:
+        parts.append(f"controlled by {obj.controller}")
+    return ", ".join(parts)
+
+
+def player_line(state: GameState, player: PlayerState) -> str:
+    hand = len(state.in_zone("hand", player.name))
+    library = "?" if player.library.size is None else str(player.library.size)
+    counters = "".join(f", {count} {kind}" for kind, count in player.counters)
+    lost = " (lost)" if player.lost else ""
+    return f"{player.name}: life {player.life}{counters}, hand {hand}, library {library}{lost}"
+
+
+def turn_line(state: GameState) -> str:
+    turn = state.turn
+    if not turn.number:
+        return f"{state.stage.value}" + (
+            f", starting player {state.starting_player}" if state.starting_player else ""
+        )
+    where = turn.step or turn.phase or "start of turn"
+    return f"turn {turn.number} ({turn.player}), {where}"
+
+
+def render_state(state: GameState) -> str:
+    """The state as plain-text tables: turn, players, stack, then each zone."""
+    out = [f"Turn: {turn_line(state)}", "", "Players:"]
+    out.extend(f"  {player_line(state, p)}" for p in state.players)
+    out.append("")
+    out.append("Stack (top first):")
+    for number in reversed(state.stack):
+        obj = state.obj(number)
+        out.append(f"  {object_line(obj) if obj else f'#{number}'}")
+    if not state.stack:
+        out.append("  (empty)")
+    for zone in ZONES:
+        if zone == "stack":
+            continue
+        for player in state.players:
+            key = "controller" if zone == "battlefield" else "owner"
+            objects = sorted(
+                (o for o in state.objects.values() if o.zone == zone and getattr(o, key) == player.name),
+                key=lambda o: o.number,
+            )
+            tracked = _library_positions(player) if zone == "library" else []
+            if objects or tracked:
+                out.append("")
+                out.append(f"{zone.capitalize()} of {player.name}:")
+                out.extend(tracked or [f"  {object_line(o)}" for o in objects])
+    if state.effects:
+        out.append("")
+        out.append("Lasting effects:")
+        for effect in state.effects:
+            until = f" until {effect.until}" if effect.until else ""
+            on = f" on #{effect.on}" if effect.on else ""
+            out.append(f'  #{effect.source}: "{effect.text}"{on}{until}')
+    return "\n".join(out)
+
+
+def _library_positions(player: PlayerState) -> list[str]:
+    rows = [f"  top {i + 1}: #{n}" for i, n in enumerate(player.library.top) if n is not None]
+    rows += [f"  bottom {i + 1}: #{n}" for i, n in enumerate(player.library.bottom) if n is not None]
+    return rows
+
+
+def is_present(obj: GameObject) -> bool:
+    return obj.zone != GONE

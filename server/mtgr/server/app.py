@@ -1,0 +1,55 @@
+"""The language server: pygls wiring. Each feature lives in its own module under `features/`
+and is registered here, in one place."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol, lsp_method
+
+from mtgr.server.session import Session
+
+NAME = "mtgr"
+VERSION = "0.4.0"
+
+
+class MtgrProtocol(LanguageServerProtocol):
+    """Keeps documents in our own line store instead of pygls's TextDocument."""
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):  # type: ignore[override]
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_OPEN)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):  # type: ignore[override]
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):  # type: ignore[override]
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CLOSE)) is not None:
+            yield handler, (params,), None
+
+
+class MtgrServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__(NAME, VERSION, protocol_cls=MtgrProtocol)
+        self.session = Session()
+
+
+def create_server() -> MtgrServer:
+    from mtgr.server.features import ALL_FEATURES
+
+    server = MtgrServer()
+    for register in ALL_FEATURES:
+        register(server)
+    return server
+
+
+def run(tcp: tuple[str, int] | None = None) -> None:
+    server = create_server()
+    if tcp is not None:
+        server.start_tcp(*tcp)
+    else:
+        server.start_io()

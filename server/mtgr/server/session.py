@@ -1,0 +1,151 @@
+"""Open documents, each with our own line store and the latest walk over it.
+
+pygls keeps a TextDocument of its own that re-splits the whole text on every access; we
+do not use it. Positions arrive in the client's negotiated encoding (UTF-16 by default)
+and are turned into code-point columns here, once, so nothing below knows about them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from lsprotocol import types
+
+from mtgr.check import Diagnostic, diagnostics
+from mtgr.rules.registry import Severity
+from mtgr.rules.state import GameState
+from mtgr.rules.walk import Walk, rewalk, state_before, walk
+from mtgr.syntax import tree as t
+from mtgr.syntax.document import Document
+from mtgr.syntax.markdown import mtgr_blocks
+
+
+def _units(text: str, encoding: str) -> int:
+    if encoding == types.PositionEncodingKind.Utf8:
+        return len(text.encode("utf-8"))
+    if encoding == types.PositionEncodingKind.Utf32:
+        return len(text)
+    return len(text.encode("utf-16-le")) // 2
+
+
+@dataclass
+class Settings:
+    """The `mtgr` section of the client's settings."""
+
+    rules_file: str | None = None
+    severity: dict[str, Severity | None] = field(default_factory=dict)
+    inlay_hints: bool = True
+
+    @classmethod
+    def from_client(cls, value: object) -> Settings:
+        settings = cls()
+        if not isinstance(value, Mapping):
+            return settings
+        rules_file = value.get("rulesFile")
+        settings.rules_file = rules_file if isinstance(rules_file, str) and rules_file else None
+        severity = value.get("severity")
+        if isinstance(severity, Mapping):
+            for code, level in severity.items():
+                if level == "off":
+                    settings.severity[str(code)] = None
+                elif isinstance(level, str) and level in {s.value for s in Severity}:
+                    settings.severity[str(code)] = Severity(level)
+        hints = value.get("inlayHints")
+        if isinstance(hints, Mapping) and isinstance(hints.get("enabled"), bool):
+            settings.inlay_hints = hints["enabled"]
+        return settings
+
+
+class OpenDocument:
+    def __init__(self, uri: str, text: str, version: int | None, encoding: str) -> None:
+        self.uri = uri
+        self.version = version
+        self.encoding = encoding
+        self.is_markdown = uri.lower().endswith((".md", ".markdown"))
+        self.document = Document(self._visible(text))
+        self.source = Document(text) if self.is_markdown else self.document
+        self.walk: Walk = walk(self.document.lines)
+
+    def _visible(self, text: str) -> str:
+        return mtgr_blocks(text) if self.is_markdown else text
+
+    # -- edits
+    def change(self, changes: list[types.TextDocumentContentChangeEvent], version: int | None) -> None:
+        first = len(self.document)
+        for change in changes:
+            if isinstance(change, types.TextDocumentContentChangePartial):
+                start = self.to_column_position(change.range.start, self.source)
+                end = self.to_column_position(change.range.end, self.source)
+                edited = self.source.edit(start, end, change.text)
+                if self.is_markdown:
+                    edited = self.document.replace_all(mtgr_blocks(self.source.text))
+            else:
+                self.source.replace_all(change.text) if self.is_markdown else None
+                edited = self.document.replace_all(self._visible(change.text))
+            first = min(first, edited)
+        self.version = version
+        self.walk = rewalk(self.walk, self.document.lines, min(first, len(self.document) - 1))
+
+    # -- positions
+    def to_column_position(self, position: types.Position, document: Document | None = None) -> tuple[int, int]:
+        document = document or self.document
+        line = min(max(position.line, 0), len(document) - 1)
+        if position.line >= len(document):
+            return line, len(document.texts[line])
+        return line, self.to_column(line, position.character, document)
+
+    def to_column(self, line: int, character: int, document: Document | None = None) -> int:
+        """A client position's character offset as a code-point column."""
+        text = (document or self.document).texts[line]
+        if self.encoding == types.PositionEncodingKind.Utf32:
+            return min(character, len(text))
+        units = 0
+        for column, ch in enumerate(text):
+            if units >= character:
+                return column
+            units += _units(ch, self.encoding)
+        return len(text)
+
+    def to_character(self, line: int, column: int) -> int:
+        text = self.document.texts[line] if 0 <= line < len(self.document) else ""
+        return _units(text[:column], self.encoding)
+
+    def range(self, line: int, span: t.Span) -> types.Range:
+        return types.Range(
+            start=types.Position(line=line, character=self.to_character(line, span.start)),
+            end=types.Position(line=line, character=self.to_character(line, span.end)),
+        )
+
+    # -- what the walk knows
+    def diagnostics(self, settings: Settings) -> list[Diagnostic]:
+        return diagnostics(self.document.lines, self.walk, settings.severity)
+
+    def state_before(self, line: int) -> GameState:
+        return state_before(self.walk, self.document.lines, line)
+
+    def state_after(self, line: int) -> GameState:
+        return state_before(self.walk, self.document.lines, line + 1)
+
+    def statement(self, line: int) -> t.Statement | None:
+        if 0 <= line < len(self.document):
+            return self.document.lines[line].parsed.statement
+        return None
+
+
+class Session:
+    def __init__(self) -> None:
+        self.documents: dict[str, OpenDocument] = {}
+        self.settings = Settings()
+        self.encoding: str = types.PositionEncodingKind.Utf16
+
+    def open(self, uri: str, text: str, version: int | None) -> OpenDocument:
+        document = OpenDocument(uri, text, version, self.encoding)
+        self.documents[uri] = document
+        return document
+
+    def get(self, uri: str) -> OpenDocument | None:
+        return self.documents.get(uri)
+
+    def close(self, uri: str) -> None:
+        self.documents.pop(uri, None)

@@ -1,0 +1,94 @@
+"""The document model: one parsed line per line of text, re-parsing only what an edit touched.
+
+Each line has a stable id. An edit keeps the ids of the lines it did not touch and of the
+first line it touched, so that the rule checker's saved states (which name lines by id)
+stay valid above and below the edit. Columns here are code points; the server converts
+the client's UTF-16 or UTF-8 positions before calling in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+from itertools import count
+
+from mtgr.rules.walk import Line
+from mtgr.syntax import tree as t
+from mtgr.syntax.parser import parse_line as _parse_line
+
+
+@lru_cache(maxsize=65536)
+def parse_line(text: str) -> t.ParsedLine:
+    """Equal lines parse alike, so they share one result."""
+    return _parse_line(text)
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as an editor counts them: CRLF, LF and CR each end a line (as in LSP)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+class Document:
+    def __init__(self, text: str = "") -> None:
+        self._ids = count()
+        self.texts: list[str] = split_lines(text)
+        self.lines: list[Line] = [self._line(s) for s in self.texts]
+
+    def _line(self, text: str, line_id: int | None = None) -> Line:
+        return Line(next(self._ids) if line_id is None else line_id, parse_line(text))
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.texts)
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def __iter__(self) -> Iterator[Line]:
+        return iter(self.lines)
+
+    def edit(self, start: tuple[int, int], end: tuple[int, int], new_text: str) -> int:
+        """Replaces the text between two (line, column) positions; returns the first changed line.
+
+        Positions past the end of a line or of the document are clamped, as LSP asks.
+        """
+        start = self._clamp(start)
+        end = self._clamp(end)
+        if end < start:
+            start, end = end, start
+        (first, first_col), (last, last_col) = start, end
+        before = self.texts[first][:first_col]
+        after = self.texts[last][last_col:]
+        replacement = split_lines(before + new_text + after)
+        kept_id = self.lines[first].id
+        new_lines = [
+            self._line(text, kept_id if i == 0 else None) for i, text in enumerate(replacement)
+        ]
+        self.texts[first : last + 1] = replacement
+        self.lines[first : last + 1] = new_lines
+        return first
+
+    def replace_all(self, text: str) -> int:
+        """Replaces the whole text, keeping the ids of the lines that did not change."""
+        new_texts = split_lines(text)
+        prefix = 0
+        limit = min(len(new_texts), len(self.texts))
+        while prefix < limit and new_texts[prefix] == self.texts[prefix]:
+            prefix += 1
+        suffix = 0
+        while (
+            suffix < limit - prefix
+            and new_texts[len(new_texts) - 1 - suffix] == self.texts[len(self.texts) - 1 - suffix]
+        ):
+            suffix += 1
+        middle = new_texts[prefix : len(new_texts) - suffix]
+        self.texts[prefix : len(self.texts) - suffix] = middle
+        self.lines[prefix : len(self.lines) - suffix] = [self._line(s) for s in middle]
+        return prefix
+
+    def _clamp(self, position: tuple[int, int]) -> tuple[int, int]:
+        line, column = position
+        if line >= len(self.texts):
+            return len(self.texts) - 1, len(self.texts[-1])
+        line = max(0, line)
+        return line, max(0, min(column, len(self.texts[line])))
