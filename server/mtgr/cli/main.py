@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
+import stat
 import sys
+import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from mtgr.check import Diagnostic, check_text, diagnostics, lines_of
 from mtgr.rules.registry import Severity, all_rules, rule
+from mtgr.rules.explain import diagnostics_markdown, explain
 from mtgr.rules.summary import render_state
 from mtgr.rules.walk import state_before, walk
+from mtgr.syntax.format import format_text
 from mtgr.syntax.markdown import mtgr_blocks
 
 EXIT_CLEAN, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
@@ -54,11 +60,19 @@ def _parser() -> argparse.ArgumentParser:
     explain.set_defaults(run=_explain)
 
     rules = commands.add_parser("rules", help="list every diagnostic code")
+    rules.add_argument("--markdown", action="store_true", help="print docs/diagnostics.md")
     rules.set_defaults(run=_rules)
 
     state = commands.add_parser("state", help="print the rebuilt game state after a line")
     state.add_argument("location", metavar="FILE:LINE")
     state.set_defaults(run=_state)
+
+    fmt = commands.add_parser("fmt", help="rewrite files in the canonical layout")
+    fmt.add_argument("paths", nargs="+", metavar="PATH")
+    fmt.add_argument(
+        "--check", action="store_true", help="change nothing; exit 1 if a file would change"
+    )
+    fmt.set_defaults(run=_fmt)
 
     lsp = commands.add_parser("lsp", help="run the language server (stdio by default)")
     lsp.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead, for debugging")
@@ -163,23 +177,18 @@ def _json(path: Path, d: Diagnostic) -> dict[str, object]:
 # ---- explain, rules, state, lsp -----------------------------------------------------
 
 
-def explain_text(code: str) -> str:
-    found = rule(code.upper())
-    if found is None:
-        raise UsageError(f"unknown code {code!r}; `mtgr rules` lists them all")
-    doc = found.doc
-    parts = [f"{found.code}: {found.title} ({found.severity.value})", "", doc.summary]
-    for heading in ("What it flags", "Why", "Example", "Use instead", "Rules basis"):
-        parts += ["", heading, "-" * len(heading), doc.section(heading)]
-    return "\n".join(parts)
-
-
 def _explain(args: argparse.Namespace) -> int:
-    print(explain_text(args.code))
+    found = rule(args.code.upper())
+    if found is None:
+        raise UsageError(f"unknown code {args.code!r}; `mtgr rules` lists them all")
+    print(explain(found))
     return EXIT_CLEAN
 
 
 def _rules(args: argparse.Namespace) -> int:
+    if args.markdown:
+        sys.stdout.write(diagnostics_markdown())
+        return EXIT_CLEAN
     for code, found in all_rules().items():
         print(f"{code}  {found.severity.value:<8} {found.title}")
     return EXIT_CLEAN
@@ -208,6 +217,57 @@ def _state(args: argparse.Namespace) -> int:
         print()
         print(f"{len(found)} problem{'s' if len(found) != 1 else ''} up to here (mtgr check lists them)")
     return EXIT_CLEAN
+
+
+def _fmt(args: argparse.Namespace) -> int:
+    """Each file is read whole, formatted in memory, and replaced atomically only if it changed."""
+    changed = failed = 0
+    for path in _files(args.paths):
+        try:
+            if path.suffix.lower() in (".md", ".markdown"):
+                raise UsageError(f"{path}: formatting Markdown pages is not supported")
+            data = path.read_bytes()
+            bom = b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
+            formatted = bom + format_text(_read(path)).encode("utf-8")
+            if formatted == data:
+                continue
+            changed += 1
+            if args.check:
+                print(f"would reformat {path}")
+            else:
+                _write_atomically(path, formatted)
+                print(f"reformatted {path}")
+        except (UsageError, OSError) as error:
+            failed += 1
+            message = (
+                str(error)
+                if isinstance(error, UsageError)
+                else f"{path}: {error.strerror or error}"
+            )
+            print(f"mtgr: {message}", file=sys.stderr)
+    if failed:
+        return EXIT_USAGE
+    return EXIT_FOUND if args.check and changed else EXIT_CLEAN
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """A temporary file beside the target, then os.replace: the file is never half written."""
+    target = path.resolve()
+    mode = stat.S_IMODE(target.stat().st_mode)
+    handle, temporary = tempfile.mkstemp(
+        dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
+    )
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def _lsp(args: argparse.Namespace) -> int:

@@ -29,9 +29,27 @@ from mtgr.syntax import tree as t
 
 
 def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
+    first_after_end = state.after_end is None and is_event_after_end(state, statement)
     state = _before_any(state, statement)
     state = _apply(statement, state, line)
-    return _after_any(state, statement)
+    state = _after_any(state, statement)
+    return replace(state, after_end=line) if first_after_end else state
+
+
+def is_event_after_end(state: GameState, statement: t.Statement) -> bool:
+    """A line recording something that happens, in a game that is over (CR 104.1).
+
+    Not events: `game N`, headers, markers and keyframe entries, and the `win` of the one
+    player left (104.2a: it happens as the last opponent leaves, so it may be written after)."""
+    if state.stage is not Stage.OVER:
+        return False
+    quiet = (t.GameStart, t.Header, t.PlayerDeclaration, t.Marker, t.SnapshotObject, t.SnapshotPlayer)
+    if isinstance(statement, quiet):
+        return False
+    if isinstance(statement, t.PlayerAction) and statement.verb.value == "win":
+        player = state.player(statement.subject.name)
+        return player is None or player.lost
+    return True
 
 
 # ---- bookkeeping around every statement ---------------------------------------------
@@ -45,7 +63,17 @@ def _before_any(state: GameState, statement: t.Statement) -> GameState:
             state = replace(state, players=(*state.players, PlayerState(name)))
     if state.pending_damage and not isinstance(statement, _RESULTS):
         state = replace(state, pending_damage=())
+    if state.resolving is not None and isinstance(statement, _ENDS_RESOLUTION):
+        state = replace(state, resolving=None)
+    if state.hidden_this_step and isinstance(statement, _NEW_MOMENT):
+        state = replace(state, hidden_this_step=frozenset())
     return state
+
+
+# A resolution goes on (its choices, payments, damage and effects) until another object
+# goes on or leaves the stack, or the game moves on (CR 608.2c).
+_NEW_MOMENT = (t.Turn, t.PhaseOrStep, t.Marker, t.GameStart)
+_ENDS_RESOLUTION = (t.Cast, t.Play, t.AbilityOf, t.Leave, *_NEW_MOMENT)
 
 
 def _after_any(state: GameState, statement: t.Statement) -> GameState:
@@ -147,7 +175,8 @@ def _moved(
         tapped=tapped if not stays else obj.tapped,
         counters=obj.counters if stays else (),
         attacking=False,
-        last_moved=line
+        last_moved=line,
+        entered_moment=obj.entered_moment if stays else state.moment,
     )
     state = state.with_object(moved)
     if new_zone == "stack":
@@ -188,7 +217,8 @@ def _track(state: GameState, obj: GameObject, position: t.Position | None) -> Ga
     top, bottom = library.top, library.bottom
     if position is None:
         # a card put into a library at no known place is one of the untracked pool
-        state = state.with_object(replace(obj, zone=GONE))
+        gone_by = f"put into {player.name}'s library at no known position"
+        state = state.with_object(replace(obj, zone=GONE, gone_by=gone_by))
     elif position.end.value == "top":
         i = position.index - 1
         top = (*top[:i], *([None] * (i - len(top))), obj.number, *top[i:])
@@ -223,7 +253,7 @@ def _trim(positions: tuple[int | None, ...]) -> tuple[int | None, ...]:
     return positions[:end]
 
 
-def _forget_library(state: GameState, owner: str) -> GameState:
+def _forget_library(state: GameState, owner: str, line: LineId | None = None) -> GameState:
     """Every tracked card of a library goes back to the untracked pool (a shuffle)."""
     player = state.player(owner)
     if player is None:
@@ -232,7 +262,12 @@ def _forget_library(state: GameState, owner: str) -> GameState:
         obj = state.obj(number)
         if obj is not None:
             state = state.with_object(
-                replace(obj, zone=GONE)
+                replace(
+                    obj,
+                    zone=GONE,
+                    last_moved=line if line is not None else obj.last_moved,
+                    gone_by=f"shuffled into {owner}'s library",
+                )
             )
     library = replace(player.library, top=(), bottom=())
     return state.with_player(replace(state.player(owner) or player, library=library))
@@ -259,6 +294,7 @@ def _apply(statement: t.Statement, state: GameState, line: LineId) -> GameState:
 
 @_apply.register
 def _(statement: t.Header, state: GameState, line: LineId) -> GameState:
+    state = replace(state, headers=state.headers | {statement.verb.value})
     if statement.verb.value == "perspective":
         value = statement.value
         return replace(state, perspective=value.name if isinstance(value, t.PlayerRef) else "")
@@ -268,6 +304,8 @@ def _(statement: t.Header, state: GameState, line: LineId) -> GameState:
 @_apply.register
 def _(statement: t.PlayerDeclaration, state: GameState, line: LineId) -> GameState:
     deck = statement.deck.value if statement.deck else None
+    if statement.player.name not in state.declared:
+        state = replace(state, declared=(*state.declared, statement.player.name))
     existing = state.player(statement.player.name)
     player = PlayerState(statement.player.name, deck=deck, library=Library(size=deck))
     if existing is not None:
@@ -286,6 +324,8 @@ def _(statement: t.GameStart, state: GameState, line: LineId) -> GameState:
         game=statement.number.value,
         players=players,
         perspective=state.perspective,
+        headers=state.headers,
+        declared=state.declared,
         retired_numbers=state.retired_numbers | frozenset(state.objects),
     )
 
@@ -299,6 +339,7 @@ def _(statement: t.Roll, state: GameState, line: LineId) -> GameState:
     state = _to_pregame(state)
     player = state.player(statement.subject.name)
     assert player is not None
+    state = replace(state, rolls=(*state.rolls, (player.name, statement.result.value)))
     return state.with_player(replace(player, roll=statement.result.value))
 
 
@@ -334,6 +375,7 @@ def _(statement: t.Draw, state: GameState, line: LineId) -> GameState:
             introduced_zone="hand",
             introduced_after_gap=state.stage is Stage.GAP,
             last_moved=line,
+            entered_moment=state.moment,
         )
         state = state.with_object(_named(obj, statement.card))
     else:
@@ -342,7 +384,7 @@ def _(statement: t.Draw, state: GameState, line: LineId) -> GameState:
     assert player is not None
     if state.stage is Stage.PREGAME and not player.kept:
         state = state.with_player(replace(player, opening_drawn=player.opening_drawn + 1))
-    return state
+    return _note_opening_action(state, statement)
 
 
 @_apply.register
@@ -355,7 +397,12 @@ def _(statement: t.PlayerAction, state: GameState, line: LineId) -> GameState:
         hand = state.in_zone("hand", player.name)
         for obj in hand:
             state = state.with_object(
-                replace(obj, zone=GONE)
+                replace(
+                    obj,
+                    zone=GONE,
+                    last_moved=line,
+                    gone_by=f"shuffled back into {player.name}'s library by a mulligan",
+                )
             )
         library = player.library
         size = library.size + len(hand) if library.size is not None else None
@@ -363,11 +410,12 @@ def _(statement: t.PlayerAction, state: GameState, line: LineId) -> GameState:
             player,
             mulligans=player.mulligans + 1,
             opening_drawn=0,
+            bottomed=0,
             library=Library(size, (), ()),
         )
         return state.with_player(player)
     if verb == "keep":
-        return _to_pregame(state).with_player(replace(player, kept=True))
+        return _to_pregame(state).with_player(replace(player, kept=True, kept_line=line))
     if verb in ("concede", "lose"):
         state = state.with_player(replace(player, lost=True))
     elif verb == "win":
@@ -410,8 +458,11 @@ def _(statement: t.New, state: GameState, line: LineId) -> GameState:
         introduced_after_gap=state.stage is Stage.GAP,
         source=statement.original.number if statement.original else None,
         last_moved=line,
+        entered_moment=state.moment,
     )
     state = state.with_object(obj)
+    if what == "hidden" and state.stage is not Stage.GAP:
+        state = replace(state, hidden_this_step=state.hidden_this_step | {obj.number})
     if zone == "stack":
         state = replace(state, stack=(*state.stack, obj.number))
     elif zone == "library":
@@ -441,8 +492,9 @@ def _(statement: t.Move, state: GameState, line: LineId) -> GameState:
         position=destination.position,
     )
     if state.stage is Stage.PREGAME and zone == "library" and source == "hand" and obj.owner:
+        # London mulligan bottoming (by the player, not by a card), since the last mulligan
         player = state.player(obj.owner)
-        if player is not None and player.kept:
+        if player is not None and _cause_object(statement) is None:
             state = state.with_player(replace(player, bottomed=player.bottomed + 1))
     return _note_opening_action(state, statement)
 
@@ -452,7 +504,8 @@ def _player(place: t.Place | None) -> str | None:
 
 
 def _note_opening_action(state: GameState, statement: t.Statement) -> GameState:
-    """Remembers who took opening hand actions, for their order (decision 0018 item 1)."""
+    """Remembers who took opening hand actions, for their order (decision 0018 item 1):
+    a player is added each time they act after another player (or first)."""
     if state.stage is not Stage.PREGAME or statement.cause is None:
         return state
     agent = statement.cause.agent
@@ -462,7 +515,7 @@ def _note_opening_action(state: GameState, statement: t.Statement) -> GameState:
     if actor is None or actor.owner is None:
         return state
     player = state.player(actor.owner)
-    if player is None or not player.kept or actor.owner in state.opening_actions_by:
+    if player is None or not player.kept or state.opening_actions_by[-1:] == (actor.owner,):
         return state
     return replace(state, opening_actions_by=(*state.opening_actions_by, actor.owner))
 
@@ -519,6 +572,7 @@ def _(statement: t.AbilityOf, state: GameState, line: LineId) -> GameState:
         introduced_zone="stack",
         source=source,
         last_moved=line,
+        entered_moment=state.moment,
     )
     state = state.with_object(obj)
     return replace(state, stack=(*state.stack, obj.number))
@@ -544,7 +598,9 @@ def _(statement: t.Leave, state: GameState, line: LineId) -> GameState:
     verb = statement.verb.value
     what = {"resolve": "resolved", "fizzle": "fizzled", "countered": "countered"}[verb]
     position = statement.destination.position if statement.destination else None
-    return _moved(state, obj, zone, line, f"{what} -> {zone}", controller=obj.controller, position=position)
+    what = f"{what} -> {zone}"
+    state = _moved(state, obj, zone, line, what, controller=obj.controller, position=position)
+    return replace(state, resolving=obj.number) if verb == "resolve" else state
 
 
 @_apply.register
@@ -566,12 +622,12 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
     source = statement.subject.number
     amount = statement.amount.value
     if isinstance(recipient, t.PlayerRef):
-        pending = PendingDamage(line, source, amount, recipient.name)
+        pending = PendingDamage(line, source, amount, recipient.name, statement.span)
     else:
         target = state.obj(recipient.number)
         if target is None or not (target.counter("loyalty") or target.counter("defense")):
             return state
-        pending = PendingDamage(line, source, amount, recipient.number)
+        pending = PendingDamage(line, source, amount, recipient.number, statement.span)
     return replace(state, pending_damage=(*state.pending_damage, pending))
 
 
@@ -634,7 +690,7 @@ def _(statement: t.LibraryAction, state: GameState, line: LineId) -> GameState:
     owner = statement.owner.name if statement.owner else actor
     if statement.verb.value == "search":
         return replace(state, searching=(actor, owner, line))
-    return replace(_forget_library(state, owner), searching=None)
+    return replace(_forget_library(state, owner, line), searching=None)
 
 
 @_apply.register
@@ -671,13 +727,25 @@ def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
         for e in effects
         if not (e.until == "next-turn" and _controller_of(state, e.source) == statement.player.name)
     )
+    moment = state.moment + 1
+    normal = state.turn.normal_player if statement.cause is not None else statement.player.name
     return replace(
         state,
         stage=stage,
         players=players,
         objects=objects,
         effects=effects,
-        turn=Turn(statement.number.value, statement.player.name, line, -1, None, None),
+        moment=moment,
+        turn=Turn(
+            statement.number.value,
+            statement.player.name,
+            line,
+            -1,
+            None,
+            None,
+            moment=moment,
+            normal_player=normal or statement.player.name,
+        ),
     )
 
 
@@ -703,8 +771,8 @@ def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
     current = state.turn.position
     index = step_index(name, is_phase, current, extra=statement.cause is not None)
     phase, step = STEP_ORDER[index]
-    turn = replace(state.turn, position=index, phase=phase, step=step)
-    state = replace(state, turn=turn)
+    turn = replace(state.turn, position=index, phase=phase, step=step, repeated=index <= current)
+    state = replace(state, turn=turn, moment=state.moment + 1)
     if step == "end-of-combat" or (is_phase and name in ("main", "ending") and current >= 5):
         state = replace(
             state,
@@ -720,7 +788,14 @@ def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
 def _(statement: t.Marker, state: GameState, line: LineId) -> GameState:
     verb = statement.verb.value
     if verb == "incomplete":
-        return replace(state, stage=Stage.GAP, gap_line=line, pending_damage=(), searching=None)
+        return replace(
+            state,
+            stage=Stage.GAP,
+            gap_line=line,
+            pending_damage=(),
+            searching=None,
+            incomplete_at=state.moment,
+        )
     if verb == "keyframe":
         return replace(state, in_keyframe=line, keyframe_seen=frozenset(), keyframe_players=frozenset())
     if state.in_keyframe is None:
@@ -735,7 +810,8 @@ def _settle_gap(state: GameState, line: LineId) -> GameState:
     objects = dict(state.objects)
     for number, obj in state.objects.items():
         if obj.zone not in (GONE, "library") and number not in state.keyframe_seen:
-            objects[number] = replace(obj, zone=GONE)
+            gone_by = "left out of the keyframe after a gap"
+            objects[number] = replace(obj, zone=GONE, last_moved=line, gone_by=gone_by)
     stack = tuple(n for n in state.stack if n in state.keyframe_seen)
     stage = Stage.PLAYING if state.turn.number else Stage.PREGAME
     return replace(state, objects=objects, stack=stack, stage=stage, gap_line=None)
@@ -760,7 +836,7 @@ def _(statement: t.SnapshotObject, state: GameState, line: LineId) -> GameState:
         counters=counters,
     )
     if obj.zone != zone:
-        updated = replace(updated)
+        updated = replace(updated, entered_moment=state.moment)
     state = state.with_object(updated)
     if zone == "stack" and number not in state.stack:
         state = replace(state, stack=(*state.stack, number))

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
+from mtgr.syntax.tree import Span
+
 LineId = int
 
 ZONES = ("library", "hand", "graveyard", "battlefield", "stack", "exile", "command")
@@ -53,6 +55,8 @@ class GameObject:
     counters: tuple[tuple[str, int], ...] = ()
     attacking: bool = False
     last_moved: LineId | None = None
+    entered_moment: int | None = None  # GameState.moment when it entered its current zone
+    gone_by: str | None = None  # how a card went back to the untracked pool ("shuffled into ...")
 
     @property
     def hidden(self) -> bool:
@@ -91,6 +95,7 @@ class PlayerState:
     opening_drawn: int = 0  # cards drawn for the current opening hand
     lost: bool = False
     lands_played: int = 0
+    kept_line: LineId | None = None
 
     def counter(self, kind: str) -> int:
         return dict(self.counters).get(kind, 0)
@@ -104,6 +109,7 @@ class PendingDamage:
     source: int
     amount: int
     recipient: int | str  # a planeswalker's number or a player's name
+    span: Span | None = None  # the damage line's columns, for reporting on it later
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +131,9 @@ class Turn:
     step: str | None = None
     phase: str | None = None
     starting_player_skipped_draw: bool = False
+    moment: int = 0  # GameState.moment as the turn began
+    normal_player: str | None = None  # the player of the last turn that was not an extra turn
+    repeated: bool = False  # the current phase or step came again (510.4, 514.3a, 500.8)
 
 
 # CR 500.1: the phases and steps in order. A main phase appears twice.
@@ -170,6 +179,14 @@ class GameState:
     last_entered: int | None = None  # the object whose move onto the battlefield was the last line
     ended_line: LineId | None = None
     declarations_done: bool = False
+    moment: int = 0  # bumped by every turn, phase and step line: which step an event is in
+    incomplete_at: int | None = None  # the moment of the last `incomplete`
+    rolls: tuple[tuple[str, int], ...] = ()  # pregame rolls in order (103.1), re-rolls included
+    after_end: LineId | None = None  # the first event line after the game ended
+    headers: frozenset[str] = frozenset()  # header keywords seen: mtgr, title, rules, perspective
+    declared: tuple[str, ...] = ()  # players declared by `player` lines
+    resolving: int | None = None  # the object that resolved last, while its resolution goes on
+    hidden_this_step: frozenset[int] = frozenset()  # `new hidden` since the last turn, phase, step
 
     # -- lookups
     def player(self, name: str) -> PlayerState | None:

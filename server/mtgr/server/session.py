@@ -72,7 +72,7 @@ class OpenDocument:
 
     # -- edits
     def change(self, changes: list[types.TextDocumentContentChangeEvent], version: int | None) -> None:
-        first = len(self.document)
+        """Applies the changes in order; the checker resumes after each one (see walk.rewalk)."""
         for change in changes:
             if isinstance(change, types.TextDocumentContentChangePartial):
                 start = self.to_column_position(change.range.start, self.source)
@@ -81,11 +81,11 @@ class OpenDocument:
                 if self.is_markdown:
                     edited = self.document.replace_all(mtgr_blocks(self.source.text))
             else:
-                self.source.replace_all(change.text) if self.is_markdown else None
+                if self.is_markdown:
+                    self.source.replace_all(change.text)
                 edited = self.document.replace_all(self._visible(change.text))
-            first = min(first, edited)
+            self.walk = rewalk(self.walk, self.document.lines, edited)
         self.version = version
-        self.walk = rewalk(self.walk, self.document.lines, min(first, len(self.document) - 1))
 
     # -- positions
     def to_column_position(self, position: types.Position, document: Document | None = None) -> tuple[int, int]:

@@ -60,13 +60,7 @@ class Document:
         before = self.texts[first][:first_col]
         after = self.texts[last][last_col:]
         replacement = split_lines(before + new_text + after)
-        kept_id = self.lines[first].id
-        new_lines = [
-            self._line(text, kept_id if i == 0 else None) for i, text in enumerate(replacement)
-        ]
-        self.texts[first : last + 1] = replacement
-        self.lines[first : last + 1] = new_lines
-        return first
+        return self._splice(first, last + 1, replacement)
 
     def replace_all(self, text: str) -> int:
         """Replaces the whole text, keeping the ids of the lines that did not change."""
@@ -81,10 +75,39 @@ class Document:
             and new_texts[len(new_texts) - 1 - suffix] == self.texts[len(self.texts) - 1 - suffix]
         ):
             suffix += 1
-        middle = new_texts[prefix : len(new_texts) - suffix]
-        self.texts[prefix : len(self.texts) - suffix] = middle
-        self.lines[prefix : len(self.lines) - suffix] = [self._line(s) for s in middle]
-        return prefix
+        return self._splice(
+            prefix, len(self.texts) - suffix, new_texts[prefix : len(new_texts) - suffix]
+        )
+
+    def _splice(self, start: int, end: int, texts: list[str]) -> int:
+        """Replaces lines [start, end) with `texts`, keeping the ids of lines whose text
+        survives at either end, and the first old id for a line edited in place.
+
+        Returns the first line that changed: every line after it either has a new id or
+        the same text as before, which is what lets the checker stop early and be exact.
+        """
+        old = self.lines[start:end]
+        old_texts = self.texts[start:end]
+        ids: list[int | None] = [None] * len(texts)
+        head = 0
+        while head < min(len(old), len(texts)) and old_texts[head] == texts[head]:
+            ids[head] = old[head].id
+            head += 1
+        tail = 0
+        while (
+            tail < min(len(old), len(texts)) - head
+            and old_texts[len(old) - 1 - tail] == texts[len(texts) - 1 - tail]
+        ):
+            ids[len(texts) - 1 - tail] = old[len(old) - 1 - tail].id
+            tail += 1
+        if head < len(texts) - tail and head < len(old) - tail:
+            ids[head] = old[head].id  # the line edited in place keeps its id
+        self.texts[start:end] = texts
+        self.lines[start:end] = [
+            self._line(text, line_id)
+            for text, line_id in zip(texts, ids, strict=True)
+        ]
+        return min(start + head, max(len(self.texts) - 1, 0))
 
     def _clamp(self, position: tuple[int, int]) -> tuple[int, int]:
         line, column = position

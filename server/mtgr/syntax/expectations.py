@@ -10,8 +10,11 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
+from dataclasses import dataclass
+from functools import cache
+
 from parsimonious.exceptions import ParseError
-from parsimonious.expressions import Expression
+from parsimonious.expressions import Expression, Literal, OneOf, Quantifier, Sequence
 
 ZONES = "library, hand, graveyard, battlefield, stack, exile, command"
 OBJECT_VERBS = (
@@ -69,6 +72,26 @@ DESCRIPTIONS: dict[str, str] = {
     "place_player": 'a player "Name"',
     "deck_size": '"deck" and a number',
     "attack_untapped": "untapped",
+    "identify_name": 'a card name in double quotes',
+    "card": 'a card name in double quotes such as "Lightning Bolt"',
+    "effect_text": 'the effect\'s text in double quotes',
+    "title_text": "a title in double quotes",
+    "active_player": 'the active player\'s name in double quotes such as "Alice"',
+    "starting_player": 'the starting player\'s name in double quotes such as "Alice"',
+    "declared_player": 'a player\'s name in double quotes such as "Alice"',
+    "player_subject": 'a player\'s name in double quotes such as "Alice"',
+    "object_subject": "an object number such as #12",
+    "caster": 'a player\'s name in double quotes such as "Alice"',
+    "new_controller": 'a player\'s name in double quotes such as "Alice"',
+    "searched_owner": 'a player\'s name in double quotes such as "Bob"',
+    "target": 'a target: an object #N or a player "Name"',
+    "defender": 'what it attacks: a player "Name" or a planeswalker #N',
+    "recipient": 'what is dealt damage: an object #N or a player "Name"',
+    "blocked": "the attacking creature #N it blocks",
+    "choice": 'a choice: an object #N, a "text" or a number',
+    "ability_source": "the source object #N",
+    "original": "the object #N it copies",
+    "drawn": "the drawn object's number such as #12",
 }
 
 _PREVIOUS_TOKEN = re.compile(r"(\"(?:[^\"\\]|\\.)*\"|\S+)\s*$")
@@ -102,30 +125,104 @@ class _Recorder:
             self.failures.setdefault(value, []).append(self._expr.name)
 
 
-def describe_failure(expression: Expression, text: str) -> tuple[int, int, str]:
-    """(start, end, message) for a line that `expression` does not match in full."""
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """Where a line stopped parsing and what was expected there; independent of the
+    digits and string contents of the line, so lines of one shape share it."""
+
+    position: int
+    expected: tuple[str, ...]
+    unterminated_string: bool = False
+    # what the previous token could have been instead, when nothing may follow it
+    instead_of_previous: tuple[str, ...] = ()
+
+
+def find_failure(expression: Expression, text: str) -> Failure:
     if text.count('"') % 2 == 1 and not _balanced(text):
-        start = _unterminated_string_start(text)
-        return start, len(text), 'unterminated string: add the closing "'
+        return Failure(_unterminated_string_start(text), (), unterminated_string=True)
     recorder = _Recorder(text)
-    node = None
     try:
         node = expression.match_core(text, 0, defaultdict(dict), recorder)
     except ParseError:  # pragma: no cover - match_core reports through the recorder
         node = None
     matched_end = node.end if node is not None else 0
     position, expected = _furthest_expectation(recorder.failures, matched_end, text)
+    instead: tuple[str, ...] = ()
+    if not expected:
+        previous_start = _word_start(text, len(text[:position].rstrip()))
+        instead = tuple(_described(recorder.failures.get(previous_start, ())))
+    return Failure(position, tuple(expected), instead_of_previous=instead)
+
+
+def format_failure(text: str, failure: Failure) -> tuple[int, int, str]:
+    """(start, end, message) in the line's own text."""
+    position = failure.position
+    if failure.unterminated_string:
+        return position, len(text), 'unterminated string: add the closing "'
     token_end = _token_end(text, position)
     previous = _previous_token(text, position)
     after = f" after {_quote(previous)}" if previous else ""
-    if expected:
-        what = _join(expected)
+    if failure.expected:
+        what = _join(list(failure.expected))
         if position >= len(text):
             return position, position, f"expected {what}{after}"
         found = text[position:token_end]
         return position, token_end, f"unexpected {_quote(found)}: expected {what}{after}"
     found = text[position:token_end] or text[position:]
-    return position, max(token_end, position + 1), f"unexpected {_quote(found)}{after}"
+    message = f"unexpected {_quote(found)}{after}"
+    if failure.instead_of_previous and previous:
+        message += f"; in place of {_quote(previous)}: {_join(list(failure.instead_of_previous))}"
+    else:
+        message += ": the statement ends there"
+    return position, max(token_end, position + 1), message
+
+
+def _described(names: tuple[str, ...] | list[str]) -> list[str]:
+    """Descriptions of the failed rules, leaving out those nested in another one listed."""
+    named = [n for n in dict.fromkeys(names) if n in DESCRIPTIONS]
+    outer = [n for n in named if not any(n != o and n in _first_rules(o) for o in named)]
+    return list(dict.fromkeys(DESCRIPTIONS[n] for n in outer))
+
+
+@cache
+def _first_rules(name: str) -> frozenset[str]:
+    """Every named rule that can start where rule `name` starts."""
+    from mtgr.syntax.parser import GRAMMAR
+
+    found: set[str] = set()
+    seen: set[int] = set()
+
+    def visit(expression: Expression) -> None:
+        if id(expression) in seen:
+            return
+        seen.add(id(expression))
+        if expression.name:
+            found.add(expression.name)
+        members = getattr(expression, "members", ())
+        if isinstance(expression, Sequence):
+            for member in members:
+                visit(member)
+                if not _nullable(member):
+                    break
+        else:
+            for member in members:
+                visit(member)
+
+    visit(GRAMMAR[name])
+    found.discard(name)
+    return frozenset(found)
+
+
+def _nullable(expression: Expression) -> bool:
+    if isinstance(expression, Quantifier):
+        return expression.min == 0
+    if isinstance(expression, Literal):
+        return expression.literal == ""
+    if isinstance(expression, Sequence):
+        return all(_nullable(m) for m in expression.members)
+    if isinstance(expression, OneOf):
+        return any(_nullable(m) for m in expression.members)
+    return False
 
 
 def _furthest_expectation(
@@ -137,7 +234,7 @@ def _furthest_expectation(
     """
     furthest = max([matched_end, *failures])
     for position in (furthest, _word_start(text, furthest)):
-        described = [DESCRIPTIONS[n] for n in failures.get(position, ()) if n in DESCRIPTIONS]
+        described = _described(failures.get(position, []))
         if described:
             return position, list(dict.fromkeys(described))
     return _word_start(text, furthest), []
@@ -163,6 +260,7 @@ def _previous_token(text: str, position: int) -> str:
 
 
 def _quote(token: str) -> str:
+    token = "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in token)
     if len(token) > 40:
         token = token[:37] + "..."
     if token.startswith('"'):

@@ -13,7 +13,7 @@ from parsimonious.grammar import Grammar
 from parsimonious.nodes import Node
 
 from mtgr.syntax import tree as t
-from mtgr.syntax.expectations import describe_failure
+from mtgr.syntax.expectations import Failure, find_failure, format_failure
 
 GRAMMAR = Grammar(resources.files("mtgr.syntax").joinpath("mtgr.peg").read_text(encoding="utf-8"))
 _STATEMENT = GRAMMAR["statement"]
@@ -64,14 +64,14 @@ def _shape(text: str) -> str:
 
 
 @lru_cache(maxsize=8192)
-def _parse_shape(shape: str) -> Node | tuple[int, int, str]:
+def _parse_shape(shape: str) -> Node | Failure:
     try:
         node = _STATEMENT.match(shape)
     except Exception:  # parsimonious raises ParseError; anything else is a grammar bug
         node = None
     if node is not None and node.end == len(shape):
         return node
-    return describe_failure(_STATEMENT, shape)
+    return find_failure(_STATEMENT, shape)
 
 
 def parse_line(line: str) -> t.ParsedLine:
@@ -83,8 +83,8 @@ def parse_line(line: str) -> t.ParsedLine:
         return t.ParsedLine(None, None, comment_tokens, comment, allowed)
     text = line[start:end]
     result = _parse_shape(_shape(text))
-    if isinstance(result, tuple):
-        err_start, err_end, message = result
+    if isinstance(result, Failure):
+        err_start, err_end, message = format_failure(text, result)
         error = t.LineError("S001", message, t.Span(start + err_start, start + err_end))
         return t.ParsedLine(None, error, comment_tokens, comment, allowed)
     builder = _Builder(line, start, end)

@@ -1,0 +1,252 @@
+"""Every statement form of the spec parses into its typed statement, with exact columns;
+lines outside the spec do not parse, each with one precise error; no input raises."""
+
+from __future__ import annotations
+
+import pytest
+
+from mtgr.syntax import tree as t
+from mtgr.syntax.parser import GRAMMAR, parse_line
+
+# One example a form: grammar rule -> (line, statement type)
+FORMS: dict[str, tuple[str, type]] = {
+    "new_phrase": ('#41 new card "Mycospawn" library "Alice" top 1', t.New),
+    "move_phrase": ("#21 move hand -> exile as discard by #18 replacement #15", t.Move),
+    "identify_phrase": ('#2 identify "Lightning Bolt" by #22', t.Identify),
+    "reveal_phrase": ('#1 "Chancellor of the Annex" reveal by #1', t.Reveal),
+    "cast_phrase": ('#30 cast "Alice" from exile dash by #31', t.Cast),
+    "play_phrase": ("#9 play tapped replacement #9", t.Play),
+    "activate_phrase": ("#50 activate of #40", t.AbilityOf),
+    "trigger_phrase": ("#23 trigger of #1", t.AbilityOf),
+    "target_phrase": ('#22 target "Bob" #7', t.Target),
+    "choose_phrase": ('#22 choose #2 "mode one" 3 by "Alice"', t.Choose),
+    "pay_phrase": ('#23 pay {1}{G/U} life 2 "discard a card" by "Alice"', t.Pay),
+    "resolve_phrase": ("#30 resolve -> battlefield", t.Leave),
+    "fizzle_phrase": ("#22 fizzle", t.Leave),
+    "countered_phrase": ("#22 countered by #25 -> exile", t.Leave),
+    "tap_phrase": ('#5 tap by "Alice"', t.TapChange),
+    "untap_phrase": ("#5 untap", t.TapChange),
+    "attack_phrase": ('#30 attack "Bob" untapped', t.Attack),
+    "block_phrase": ("#12 block #30", t.Block),
+    "damage_phrase": ('#30 damage 2 -> "Bob"', t.Damage),
+    "counters_phrase": ("#16 counters +1 luck by #16", t.ObjectCounters),
+    "effect_phrase": ('#60 effect "+3/+3" on #12 until end-of-turn', t.Effect),
+    "control_phrase": ('#12 control "Bob" by #61', t.Control),
+    "snapshot_object_phrase": ('#41 battlefield "Alice" tapped counters 3 loyalty', t.SnapshotObject),
+    "draw_phrase": ('"Alice" draw #15 "Leyline of the Void" by #8', t.Draw),
+    "life_phrase": ('"Bob" life -2 by #30', t.Life),
+    "player_counters_phrase": ('"Bob" counters +1 poison by #30', t.PlayerCounters),
+    "search_phrase": ('"Alice" search library "Bob" by #50', t.LibraryAction),
+    "shuffle_phrase": ('"Alice" shuffle library by #50', t.LibraryAction),
+    "roll_phrase": ('"Alice" roll d20 6', t.Roll),
+    "mulligan_phrase": ('"Alice" mulligan', t.PlayerAction),
+    "keep_phrase": ('"Bob" keep', t.PlayerAction),
+    "concede_phrase": ('"Bob" concede', t.PlayerAction),
+    "lose_phrase": ('"Bob" lose by sba', t.PlayerAction),
+    "win_phrase": ('"Alice" win by #70', t.PlayerAction),
+    "snapshot_life_phrase": ('"Alice" life 14', t.SnapshotPlayer),
+    "snapshot_library_phrase": ('"Alice" library 33', t.SnapshotPlayer),
+    "snapshot_player_counters_phrase": ('"Bob" counters 2 poison', t.SnapshotPlayer),
+    "mtgr_header": ("mtgr 0.4", t.Header),
+    "title_header": ('title "Modern league, round 2, game 1"', t.Header),
+    "rules_header": ("rules 2026-09-25", t.Header),
+    "player_header": ('player "Alice" deck 60', t.PlayerDeclaration),
+    "perspective_header": ("perspective all", t.Header),
+    "start_statement": ('start "Bob" by "Bob"', t.Start),
+    "game_statement": ("game 2", t.GameStart),
+    "turn_statement": ('turn 3 "Alice" by #70', t.Turn),
+    "phase_statement": ("phase combat by #55", t.PhaseOrStep),
+    "step_statement": ("step declare-attackers", t.PhaseOrStep),
+    "incomplete_statement": ("incomplete", t.Marker),
+    "keyframe_statement": ("keyframe", t.Marker),
+    "end_statement": ("end", t.Marker),
+}
+
+
+def form_rules() -> set[str]:
+    dispatchers = {
+        "object_statement",
+        "player_statement",
+        "keyword_statement",
+        "object_phrase",
+        "player_phrase",
+    }
+    return {
+        name
+        for name in GRAMMAR
+        if name.endswith(("_phrase", "_header", "_statement")) and name not in dispatchers
+    }
+
+
+def test_every_form_of_the_grammar_has_an_example_here() -> None:
+    assert form_rules() == set(FORMS)
+
+
+@pytest.mark.parametrize("rule", sorted(FORMS))
+def test_form_parses_to_its_statement(rule: str) -> None:
+    line, statement_type = FORMS[rule]
+    parsed = parse_line(line)
+    assert parsed.error is None, parsed.error
+    assert type(parsed.statement) is statement_type
+    assert parsed.statement.span == t.Span(0, len(line))
+
+
+def text(line: str, span: t.Span) -> str:
+    return line[span.start : span.end]
+
+
+def test_move_parts_carry_their_exact_columns() -> None:
+    line = "  #21 move hand -> exile as discard by #18 replacement #15 #16  // Leyline"
+    move = parse_line(line).statement
+    assert isinstance(move, t.Move)
+    assert text(line, move.subject.span) == "#21"
+    assert move.subject.number == 21
+    assert text(line, move.verb.span) == "move"
+    assert text(line, move.source.zone.span) == "hand"
+    assert text(line, move.destination.zone.span) == "exile"
+    assert move.kind is not None and text(line, move.kind.span) == "discard"
+    assert move.cause is not None and text(line, move.cause.keyword) == "by"
+    assert isinstance(move.cause.agent, t.ObjectRef) and move.cause.agent.number == 18
+    assert [r.number for r in move.replacements] == [15, 16]
+    assert move.replacement_keyword is not None
+    assert text(line, move.replacement_keyword) == "replacement"
+    assert text(line, move.span) == "#21 move hand -> exile as discard by #18 replacement #15 #16"
+
+
+def test_names_players_numbers_and_positions() -> None:
+    line = '#41 "Dandân" move library "Bob" -> library "Bob" bottom 2 by "Bob"'
+    move = parse_line(line).statement
+    assert isinstance(move, t.Move)
+    assert move.name is not None and move.name.value == "Dandân"
+    assert move.source.player is not None and move.source.player.name == "Bob"
+    position = move.destination.position
+    assert position is not None and position.end.value == "bottom" and position.index == 2
+    assert isinstance(move.cause.agent, t.PlayerRef) and move.cause.agent.name == "Bob"
+
+
+def test_escapes_in_strings() -> None:
+    line = r'#5 effect "says \"hi\" \\ bye" on #4'
+    effect = parse_line(line).statement
+    assert isinstance(effect, t.Effect)
+    assert effect.text.value == 'says "hi" \\ bye'
+
+
+def test_comments_blank_lines_tabs_and_trailing_spaces() -> None:
+    assert parse_line("").statement is None and parse_line("").error is None
+    only_comment = parse_line("   // a note with \"quotes\"")
+    assert only_comment.statement is None and only_comment.comment == t.Span(3, 26)
+    tabbed = parse_line("\t#5\ttap\tby\t\"Alice\"   ")
+    assert isinstance(tabbed.statement, t.TapChange) and tabbed.statement.span == t.Span(1, 18)
+    slash_in_string = parse_line('#5 effect "a // b" // real comment')
+    assert isinstance(slash_in_string.statement, t.Effect)
+    assert slash_in_string.statement.text.value == "a // b"
+
+
+def test_allow_comment_lists_codes() -> None:
+    assert parse_line("#5 tap // allow D804, N103").allowed == {"D804", "N103"}
+    assert parse_line("#5 tap // allowed by the judge").allowed == frozenset()
+
+
+def test_signed_and_unsigned_life_are_different_forms() -> None:
+    assert isinstance(parse_line('"Bob" life -3 by #2').statement, t.Life)
+    assert isinstance(parse_line('"Bob" life 17').statement, t.SnapshotPlayer)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "#5 movement",
+        "#5move hand -> exile",
+        "#5 move hand exile",
+        "#5 move hand -> exile by",
+        "#5 cast from",
+        '"Alice" draw',
+        '"Alice" draw 5',
+        "turn three",
+        "step main",
+        "phase upkeep",
+        "#5 damage -2 -> #3",
+        "#5 counters 1 luck by #5",
+        "#5 tap by #",
+        "mtgr",
+        "perspective",
+        "#5 attack",
+        "#5 move hand -> exile as banish by #3",
+        "#5 cast overdrive",
+        "#5 effect \"x\" until tomorrow",
+        "end end",
+    ],
+)
+def test_lines_outside_the_spec_do_not_parse(line: str) -> None:
+    parsed = parse_line(line)
+    assert parsed.statement is None
+    assert parsed.error is not None and parsed.error.code == "S001"
+
+
+# line, start, end, a part of the message that must be there
+ERRORS = [
+    ("#5 move hand ->", 15, 15, "expected a zone (library, hand, graveyard, battlefield"),
+    ("#5 move hand -> exlie", 16, 21, 'unexpected "exlie": expected a zone'),
+    ("#5 movement", 3, 11, "a verb (new, move"),
+    ("#5 move hand -> exile by", 24, 24, 'expected a cause: an object #N, a player "Name" or sba'),
+    ('"Bob" life 3 by #2', 13, 15, "in place of \"3\": a signed amount"),
+    ("foo", 0, 3, 'expected an object "#N", a player "Name" or a keyword'),
+    ('#5 "Bolt cast', 3, 13, "unterminated string"),
+    ("turn 3", 6, 6, "active player"),
+    ("step upkep", 5, 10, "expected a step (untap, upkeep"),
+    ("phase upkeep", 6, 12, "expected a phase (beginning, main, combat, ending)"),
+    ('#5 cast dash by "Alice" zz', 24, 26, '"replacement"'),
+    ('"Alice" roll 20', 13, 15, "a die such as d20"),
+    ("#5 new thing", 7, 12, "card, hidden, token or copy"),
+    ("#5 move hand -> library top x", 28, 29, "unexpected \"x\""),
+    ("#5 effect \"x\" until tomorrow", 20, 28, "end-of-turn"),
+    ("rules 26-9-25", 6, 13, "a date such as 2026-09-25"),
+    ("#5 move hand -> exile as banish", 25, 31, "discard, sacrifice, destroy or mill"),
+    ('"Alice" search graveyard', 15, 24, "library"),
+    ("#5 activate #4", 12, 14, '"of"'),
+]
+
+
+@pytest.mark.parametrize(("line", "start", "end", "message"), ERRORS)
+def test_error_says_what_was_expected_at_the_exact_columns(
+    line: str, start: int, end: int, message: str
+) -> None:
+    error = parse_line(line).error
+    assert error is not None
+    assert (error.span.start, error.span.end) == (start, end), error
+    assert message in error.message, error.message
+
+
+def test_error_names_the_users_own_text_not_a_masked_shape() -> None:
+    error = parse_line('#512 "Jötun Grunt" move hand -> exlie').error
+    assert error is not None and 'after "->"' in error.message
+    error = parse_line('turn 12 "Alice" by #70 extra').error
+    assert error is not None and '"#70"' in error.message
+
+
+def test_too_large_numbers() -> None:
+    error = parse_line("#" + "9" * 10_000 + " tap").error
+    assert error is not None and error.code == "S002"
+    assert parse_line("#999999999 tap").error is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "\x00",
+        "#5 \x00 tap",
+        '"' * 1001,
+        "->" * 5000,
+        "#1 move " + "-> " * 3000,
+        "x" * 1_000_000,
+        "\ud800 lone surrogate",
+        "#5 tap\r",
+        "{" * 100,
+        '"\\',
+    ],
+)
+def test_nothing_raises(line: str) -> None:
+    parsed = parse_line(line)
+    assert (parsed.statement is None) or (parsed.error is None)
+    if parsed.error:
+        assert 0 <= parsed.error.span.start <= parsed.error.span.end <= len(line)

@@ -1,0 +1,32 @@
+"""Every rule is complete: a stable code, a title, its decision items, CR rules that exist,
+and documentation under every fixed heading with a ```mtgr example and fix."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from mtgr.rules.registry import DOC_HEADINGS, RETIRED_CODES, all_rules
+
+RULES = sorted(all_rules().values(), key=lambda r: r.code)
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
+def test_rule_is_complete(rule) -> None:
+    assert re.fullmatch(r"[A-Z][0-9]{3}", rule.code)
+    assert rule.code not in RETIRED_CODES
+    assert rule.title and rule.doc.summary
+    for heading in DOC_HEADINGS:
+        assert rule.doc.section(heading).strip(), f"{rule.code} lacks '## {heading}'"
+    for heading in ("Example", "Use instead"):
+        assert "```mtgr" in rule.doc.section(heading), f"{rule.code}: {heading} needs an mtgr block"
+    assert rule.decisions, f"{rule.code} names no decision item"
+    for item in rule.decisions:
+        assert re.fullmatch(r"00[0-9]{2}\.[0-9]+", item), item
+    assert rule.checks or rule.end_checks or rule.code.startswith("S"), f"{rule.code} checks nothing"
+
+
+def test_codes_are_unique_and_ordered_by_area() -> None:
+    codes = [r.code for r in RULES]
+    assert len(codes) == len(set(codes))
