@@ -8,10 +8,10 @@ Whether a line was legal is for the rules in `rules/checks/`, which see the stat
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import singledispatch
 
 from mtgr.rules.state import (
+    evolve as replace,
     GONE,
     STEP_ORDER,
     Effect,
@@ -39,17 +39,12 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
 def is_event_after_end(state: GameState, statement: t.Statement) -> bool:
     """A line recording something that happens, in a game that is over (CR 104.1).
 
-    Not events: `game N`, headers, markers and keyframe entries, and the `win` of the one
-    player left (104.2a: it happens as the last opponent leaves, so it may be written after)."""
+    Not events: `game N`, headers, markers and keyframe entries. A `win` of the player left
+    is one: that player won without a line of their own (decision 0003 item 11)."""
     if state.stage is not Stage.OVER:
         return False
     quiet = (t.GameStart, t.Header, t.PlayerDeclaration, t.Marker, t.SnapshotObject, t.SnapshotPlayer)
-    if isinstance(statement, quiet):
-        return False
-    if isinstance(statement, t.PlayerAction) and statement.verb.value == "win":
-        player = state.player(statement.subject.name)
-        return player is None or player.lost
-    return True
+    return not isinstance(statement, quiet)
 
 
 # ---- bookkeeping around every statement ---------------------------------------------
@@ -58,9 +53,9 @@ _RESULTS = (t.Damage, t.Life, t.PlayerCounters, t.ObjectCounters)
 
 
 def _before_any(state: GameState, statement: t.Statement) -> GameState:
-    for name in _players_named(statement):
-        if state.player(name) is None:
-            state = replace(state, players=(*state.players, PlayerState(name)))
+    for ref in statement.players:
+        if state.player(ref.name) is None:
+            state = replace(state, players=(*state.players, PlayerState(ref.name)))
     if state.pending_damage and not isinstance(statement, _RESULTS):
         state = replace(state, pending_damage=())
     if state.resolving is not None and isinstance(statement, _ENDS_RESOLUTION):
@@ -94,32 +89,8 @@ def _entered_by(statement: t.Statement, state: GameState) -> bool:
         obj is not None
         and obj.zone == "battlefield"
         and state.last_entered == obj.number
-        and isinstance(statement, (t.Move, t.Play, t.Leave))
+        and isinstance(statement, (t.Move, t.Play, t.Leave, t.New))
     )
-
-
-def _players_named(statement: t.Statement) -> list[str]:
-    names: list[str] = []
-    for value in _parts(statement):
-        if isinstance(value, t.PlayerRef):
-            names.append(value.name)
-    return names
-
-
-def _parts(statement: t.Statement) -> list[object]:
-    found: list[object] = []
-    for cls in type(statement).__mro__:
-        for name in getattr(cls, "__slots__", ()):
-            value = getattr(statement, name, None)
-            if isinstance(value, tuple):
-                found.extend(value)
-            elif isinstance(value, t.Cause):
-                found.append(value.agent)
-            elif isinstance(value, t.Place):
-                found.append(value.player)
-            else:
-                found.append(value)
-    return found
 
 
 # ---- objects ----------------------------------------------------------------------
@@ -392,6 +363,8 @@ def _(statement: t.PlayerAction, state: GameState, line: LineId) -> GameState:
     verb = statement.verb.value
     player = state.player(statement.subject.name)
     assert player is not None
+    if verb in ("mulligan", "keep") and player.kept:
+        return state  # a player who kept declares no more (CR 103.5): the hand stays (P502)
     if verb == "mulligan":
         state = _to_pregame(state)
         hand = state.in_zone("hand", player.name)
@@ -797,6 +770,8 @@ def _(statement: t.Marker, state: GameState, line: LineId) -> GameState:
             incomplete_at=state.moment,
         )
     if verb == "keyframe":
+        if state.in_keyframe is not None:
+            return state  # a keyframe inside a keyframe (F902): the open one goes on
         return replace(state, in_keyframe=line, keyframe_seen=frozenset(), keyframe_players=frozenset())
     if state.in_keyframe is None:
         return state
@@ -809,12 +784,27 @@ def _settle_gap(state: GameState, line: LineId) -> GameState:
     """After a gap, the keyframe is the truth: objects it does not list have left play."""
     objects = dict(state.objects)
     for number, obj in state.objects.items():
-        if obj.zone not in (GONE, "library") and number not in state.keyframe_seen:
+        if obj.zone != GONE and number not in state.keyframe_seen:
             gone_by = "left out of the keyframe after a gap"
             objects[number] = replace(obj, zone=GONE, last_moved=line, gone_by=gone_by)
     stack = tuple(n for n in state.stack if n in state.keyframe_seen)
     stage = Stage.PLAYING if state.turn.number else Stage.PREGAME
-    return replace(state, objects=objects, stack=stack, stage=stage, gap_line=None)
+    players = []
+    for player in state.players:  # untracked: library positions not listed, sizes not given
+        seen = state.keyframe_seen
+        top = _trim(tuple(n if n in seen else None for n in player.library.top))
+        bottom = _trim(tuple(n if n in seen else None for n in player.library.bottom))
+        listed = (player.name, "library") in state.keyframe_players
+        size = player.library.size if listed else None
+        players.append(replace(player, library=Library(size, top, bottom)))
+    return replace(
+        state,
+        objects=objects,
+        stack=stack,
+        stage=stage,
+        gap_line=None,
+        players=tuple(players),
+    )
 
 
 @_apply.register
@@ -849,7 +839,10 @@ def _(statement: t.SnapshotObject, state: GameState, line: LineId) -> GameState:
 def _(statement: t.SnapshotPlayer, state: GameState, line: LineId) -> GameState:
     field = statement.verb.value if statement.verb else "counters"
     name = statement.subject.name
-    state = replace(state, keyframe_players=state.keyframe_players | {(name, field)})
+    seen = {(name, field)}
+    if statement.counter is not None:  # ("Alice", "counters poison"): which kinds are listed
+        seen.add((name, f"counters {statement.counter.value}"))
+    state = replace(state, keyframe_players=state.keyframe_players | seen)
     if state.stage is not Stage.GAP:
         return state
     player = state.player(name)

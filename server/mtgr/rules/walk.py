@@ -104,7 +104,7 @@ def _walk_from(
                 result.lines_walked = walked
                 return
         if (index - start) % CHECKPOINT_EVERY == 0:
-            result.checkpoints[line.id] = state
+            result.checkpoints[line.id] = state.snapshot()
         findings: list[Finding] = []
         state = step(state, line, findings)
         walked += 1
@@ -147,5 +147,5 @@ def _resume_point(result: Walk, lines: Sequence[Line], index: int) -> tuple[int,
     while start > 0 and (start >= len(lines) or lines[start].id not in result.checkpoints):
         start -= 1
     if start < len(lines) and lines[start].id in result.checkpoints:
-        return start, result.checkpoints[lines[start].id]
+        return start, result.checkpoints[lines[start].id].snapshot()
     return 0, GameState()

@@ -17,7 +17,7 @@ from mtgr.rules.registry import Severity
 from mtgr.rules.state import GameState
 from mtgr.rules.walk import Walk, rewalk, state_before, walk
 from mtgr.syntax import tree as t
-from mtgr.syntax.document import Document
+from mtgr.syntax.document import Document, clear_parse_caches
 from mtgr.syntax.markdown import mtgr_blocks
 
 
@@ -36,6 +36,9 @@ class Settings:
     rules_file: str | None = None
     severity: dict[str, Severity | None] = field(default_factory=dict)
     inlay_hints: bool = True
+    # False re-parses and re-checks the whole document on every change: only for
+    # measuring the incremental path against it (benchmarks/run.py)
+    incremental: bool = True
 
     @classmethod
     def from_client(cls, value: object) -> Settings:
@@ -51,6 +54,8 @@ class Settings:
                     settings.severity[str(code)] = None
                 elif isinstance(level, str) and level in {s.value for s in Severity}:
                     settings.severity[str(code)] = Severity(level)
+        if isinstance(value.get("incremental"), bool):
+            settings.incremental = value["incremental"]
         hints = value.get("inlayHints")
         if isinstance(hints, Mapping) and isinstance(hints.get("enabled"), bool):
             settings.inlay_hints = hints["enabled"]
@@ -71,7 +76,12 @@ class OpenDocument:
         return mtgr_blocks(text) if self.is_markdown else text
 
     # -- edits
-    def change(self, changes: list[types.TextDocumentContentChangeEvent], version: int | None) -> None:
+    def change(
+        self,
+        changes: list[types.TextDocumentContentChangeEvent],
+        version: int | None,
+        incremental: bool = True,
+    ) -> None:
         """Applies the changes in order; the checker resumes after each one (see walk.rewalk)."""
         for change in changes:
             if isinstance(change, types.TextDocumentContentChangePartial):
@@ -84,7 +94,12 @@ class OpenDocument:
                 if self.is_markdown:
                     self.source.replace_all(change.text)
                 edited = self.document.replace_all(self._visible(change.text))
-            self.walk = rewalk(self.walk, self.document.lines, edited)
+            if incremental:
+                self.walk = rewalk(self.walk, self.document.lines, edited)
+        if not incremental:
+            clear_parse_caches()
+            self.document = Document(self.document.text)
+            self.walk = walk(self.document.lines)
         self.version = version
 
     # -- positions

@@ -14,6 +14,7 @@ from itertools import count
 
 from mtgr.rules.walk import Line
 from mtgr.syntax import tree as t
+from mtgr.syntax.parser import _parse_shape
 from mtgr.syntax.parser import parse_line as _parse_line
 
 
@@ -21,6 +22,12 @@ from mtgr.syntax.parser import parse_line as _parse_line
 def parse_line(text: str) -> t.ParsedLine:
     """Equal lines parse alike, so they share one result."""
     return _parse_line(text)
+
+
+def clear_parse_caches() -> None:
+    """Forgets every parsed line and shape, so the next parse starts cold (benchmarks)."""
+    parse_line.cache_clear()
+    _parse_shape.cache_clear()
 
 
 def split_lines(text: str) -> list[str]:

@@ -124,6 +124,27 @@ class Statement:
     cause: Cause | None = None
     replacements: tuple[ObjectRef, ...] = ()
     replacement_keyword: Span | None = None
+    # the objects and players the line names, in the order written; computed once
+    # a statement (statements are shared by equal lines and reused by every walk)
+    _references: tuple[tuple[ObjectRef | PlayerRef, ...]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+
+    @property
+    def references(self) -> tuple[ObjectRef | PlayerRef, ...]:
+        cached = self._references
+        if cached is None:
+            cached = (_collect_references(self),)
+            object.__setattr__(self, "_references", cached)
+        return cached[0]
+
+    @property
+    def players(self) -> tuple[PlayerRef, ...]:
+        return tuple(r for r in self.references if isinstance(r, PlayerRef))
+
+    @property
+    def objects(self) -> tuple[ObjectRef, ...]:
+        return tuple(r for r in self.references if isinstance(r, ObjectRef))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -336,6 +357,25 @@ class PhaseOrStep(Statement):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Marker(Statement):
     """`incomplete`, `keyframe`, `end`."""
+
+
+def _collect_references(statement: Statement) -> tuple[ObjectRef | PlayerRef, ...]:
+    found: list[ObjectRef | PlayerRef] = []
+    for cls in type(statement).__mro__:
+        for name in getattr(cls, "__slots__", ()):
+            if name == "_references":
+                continue
+            value = getattr(statement, name, None)
+            for item in value if isinstance(value, tuple) else (value,):
+                if isinstance(item, tuple):  # (count, kind) pairs of a keyframe entry
+                    continue
+                if isinstance(item, (ObjectRef, PlayerRef)):
+                    found.append(item)
+                elif isinstance(item, Cause) and not isinstance(item.agent, Sba):
+                    found.append(item.agent)
+                elif isinstance(item, Place) and item.player is not None:
+                    found.append(item.player)
+    return tuple(sorted(found, key=lambda ref: ref.span.start))
 
 
 @dataclass(frozen=True, slots=True)

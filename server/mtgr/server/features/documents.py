@@ -47,7 +47,7 @@ def register(server: MtgrServer) -> None:
         version = params.text_document.version
         if document.version is not None and version is not None and version < document.version:
             return  # a stale change: never apply it over a newer one
-        document.change(list(params.content_changes), version)
+        document.change(list(params.content_changes), version, server.session.settings.incremental)
         publish(server, document)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)

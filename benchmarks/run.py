@@ -1,0 +1,244 @@
+"""Drives the real language server over stdio, as an editor does, and writes the figures
+to docs/benchmarks.md: full open, keystroke to diagnostics (incremental and full side by
+side), completion and hover latency, and the server's peak memory.
+
+    python -m benchmarks.run [--edits 200] [--out docs/benchmarks.md]
+
+The machines are shared and noisy: the report gives medians, 95th percentiles and the
+ratio of the two keystroke paths measured in the same run, never a single timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.lsp.client import LanguageClient
+
+from benchmarks.generate import generate
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Figures:
+    rows: list[tuple[str, str, str, str]]
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+class Server:
+    """One server process and a client that waits for the diagnostics of each version."""
+
+    def __init__(self, incremental: bool) -> None:
+        self.incremental = incremental
+        self.client = LanguageClient("mtgr-benchmark", "1")
+        self.published: dict[str, asyncio.Queue[types.PublishDiagnosticsParams]] = {}
+
+        @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def diagnostics(params: types.PublishDiagnosticsParams) -> None:
+            self.published.setdefault(params.uri, asyncio.Queue()).put_nowait(params)
+
+    async def start(self) -> None:
+        await self.client.start_io(sys.executable, "-m", "mtgr", "lsp")
+        await self.client.initialize_async(
+            types.InitializeParams(
+                capabilities=types.ClientCapabilities(),
+                initialization_options={"mtgr": {"incremental": self.incremental}},
+            )
+        )
+        self.client.initialized(types.InitializedParams())
+
+    @property
+    def pid(self) -> int:
+        return self.client._server.pid  # type: ignore[union-attr]
+
+    async def diagnostics_for(self, uri: str, version: int) -> None:
+        queue = self.published.setdefault(uri, asyncio.Queue())
+        while True:
+            params = await asyncio.wait_for(queue.get(), timeout=300)
+            if params.version == version:
+                return
+
+    async def open(self, uri: str, text: str) -> float:
+        start = time.perf_counter()
+        self.client.text_document_did_open(
+            types.DidOpenTextDocumentParams(
+                text_document=types.TextDocumentItem(uri=uri, language_id="mtgr", version=0, text=text)
+            )
+        )
+        await self.diagnostics_for(uri, 0)
+        return time.perf_counter() - start
+
+    async def change(self, uri: str, version: int, edit: types.TextDocumentContentChangeEvent) -> float:
+        start = time.perf_counter()
+        self.client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[edit],
+            )
+        )
+        await self.diagnostics_for(uri, version)
+        return time.perf_counter() - start
+
+    def peak_memory_mb(self) -> float:
+        status = Path(f"/proc/{self.pid}/status").read_text()
+        for line in status.splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+        return float("nan")
+
+    async def stop(self) -> None:
+        await self.client.shutdown_async(None)
+        self.client.exit(None)
+        await self.client.stop()
+
+
+def keystrokes(text: str, count: int, seed: int) -> list[types.TextDocumentContentChangePartial]:
+    """Typing a character, deleting one, breaking a line and mending it, at random lines.
+
+    Each edit is followed later by its undo, so the document stays a valid game."""
+    rng = random.Random(seed)
+    lines = text.split("\n")
+    edits: list[types.TextDocumentContentChangePartial] = []
+    while len(edits) < count:
+        line = rng.randrange(len(lines) - 1)
+        column = rng.randint(0, len(lines[line]))
+        kind = rng.choice(("type", "delete", "break"))
+        here = types.Position(line=line, character=column)
+        if kind == "type":
+            edits.append(types.TextDocumentContentChangePartial(range=types.Range(start=here, end=here), text="x"))
+            after = types.Position(line=line, character=column + 1)
+            edits.append(types.TextDocumentContentChangePartial(range=types.Range(start=here, end=after), text=""))
+        elif kind == "delete" and column < len(lines[line]):
+            after = types.Position(line=line, character=column + 1)
+            removed = lines[line][column]
+            edits.append(types.TextDocumentContentChangePartial(range=types.Range(start=here, end=after), text=""))
+            edits.append(types.TextDocumentContentChangePartial(range=types.Range(start=here, end=here), text=removed))
+        else:
+            edits.append(types.TextDocumentContentChangePartial(range=types.Range(start=here, end=here), text="\n"))
+            next_line = types.Position(line=line + 1, character=0)
+            edits.append(types.TextDocumentContentChangePartial(range=types.Range(start=here, end=next_line), text=""))
+    return edits[:count]
+
+
+async def measure_keystrokes(text: str, edits: list, incremental: bool) -> list[float]:
+    server = Server(incremental)
+    await server.start()
+    uri = "file:///bench/keystrokes.mtgr"
+    await server.open(uri, text)
+    times = [await server.change(uri, version, edit) for version, edit in enumerate(edits, 1)]
+    await server.stop()
+    return times
+
+
+async def measure_requests(text: str, count: int, seed: int) -> tuple[list[float], list[float]]:
+    server = Server(True)
+    await server.start()
+    uri = "file:///bench/requests.mtgr"
+    await server.open(uri, text)
+    rng = random.Random(seed)
+    lines = text.split("\n")
+    completion, hover = [], []
+    for _ in range(count):
+        line = rng.randrange(len(lines) - 1)
+        position = types.Position(line=line, character=rng.randint(0, len(lines[line])))
+        document = types.TextDocumentIdentifier(uri=uri)
+        start = time.perf_counter()
+        await server.client.text_document_completion_async(
+            types.CompletionParams(text_document=document, position=position)
+        )
+        completion.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        await server.client.text_document_hover_async(
+            types.HoverParams(text_document=document, position=position)
+        )
+        hover.append(time.perf_counter() - start)
+    await server.stop()
+    return completion, hover
+
+
+async def measure_open(text: str) -> tuple[float, float]:
+    server = Server(True)
+    await server.start()
+    seconds = await server.open("file:///bench/open.mtgr", text)
+    memory = server.peak_memory_mb()
+    await server.stop()
+    return seconds, memory
+
+
+def ms(value: float) -> str:
+    return f"{value * 1000:.1f} ms"
+
+
+async def run(edits: int, out: Path) -> None:
+    texts = {n: generate(n, seed=7) for n in (10_000, 50_000)}
+    rows: list[tuple[str, str, str, str]] = []
+    for n, text in texts.items():
+        lines = text.count("\n")
+        runs = [await measure_open(text) for _ in range(3)]
+        seconds = statistics.median(r[0] for r in runs)
+        memory = max(r[1] for r in runs)
+        rows.append((f"full open, {lines:,} lines", f"{lines / seconds:,.0f} lines/s", "≥ 10,000 lines/s", f"median of 3: {ms(seconds)}"))
+        if n == 50_000:
+            rows.append(("peak memory, 50,000-line file open", f"{memory:.0f} MB", "≤ 150 MB", "VmHWM of the server process"))
+    text = texts[10_000]
+    script = keystrokes(text, edits, seed=11)
+    incremental = await measure_keystrokes(text, script, incremental=True)
+    full = await measure_keystrokes(text, script, incremental=False)
+    rows.append(("keystroke → diagnostics (incremental), median", ms(statistics.median(incremental)), "≤ 16 ms", f"{len(script)} edits"))
+    rows.append(("keystroke → diagnostics (incremental), p95", ms(percentile(incremental, 0.95)), "≤ 50 ms", ""))
+    rows.append(("keystroke → diagnostics (full re-check), median", ms(statistics.median(full)), "", "same edits, same run"))
+    ratio = statistics.median(full) / statistics.median(incremental)
+    rows.append(("incremental speed-up, median against median", f"{ratio:.0f}×", "≥ 30×", ""))
+    completion, hover = await measure_requests(text, edits, seed=13)
+    rows.append(("completion, p95", ms(percentile(completion, 0.95)), "≤ 20 ms", f"median {ms(statistics.median(completion))}"))
+    rows.append(("hover, p95", ms(percentile(hover, 0.95)), "≤ 20 ms", f"median {ms(statistics.median(hover))}"))
+    out.write_text(report(rows), encoding="utf-8")
+    print(report(rows))
+
+
+def report(rows: list[tuple[str, str, str, str]]) -> str:
+    cpu = next(
+        (line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name")),
+        platform.processor(),
+    )
+    lines = [
+        "# Benchmarks",
+        "",
+        "Written by `python -m benchmarks.run` (see the README); the server is driven over stdio",
+        "by a pygls client, as an editor would. Recordings come from `benchmarks/generate.py`",
+        "(seed 7): whole games one after another, as in a day of coverage.",
+        "",
+        f"Machine: {os.cpu_count()} cores, {cpu}; Python {platform.python_version()};",
+        f"run on {time.strftime('%Y-%m-%d')}. Shared machine: compare ratios, not single timings.",
+        "",
+        "| measure | result | target | notes |",
+        "| --- | --- | --- | --- |",
+    ]
+    lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--edits", type=int, default=200)
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "benchmarks.md")
+    args = parser.parse_args()
+    asyncio.run(run(args.edits, args.out))
+
+
+if __name__ == "__main__":
+    main()
