@@ -1,8 +1,27 @@
 """Every language feature, registered in one place."""
 
-from mtgr.server.features import diagnostics, documents
+from mtgr.server.features import (
+    code_actions,
+    completion,
+    diagnostics,
+    documents,
+    formatting,
+    hover,
+    inlay_hints,
+    navigation,
+    semantic_tokens,
+    symbols,
+)
 
 ALL_FEATURES = (
     documents.register,
     diagnostics.register,
+    hover.register,
+    completion.register,
+    semantic_tokens.register,
+    inlay_hints.register,
+    navigation.register,
+    symbols.register,
+    formatting.register,
+    code_actions.register,
 )

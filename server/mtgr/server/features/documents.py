@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from mtgr.server.features import inlay_hints
 from mtgr.server.features.diagnostics import publish, publish_all
 from mtgr.server.session import Settings
 
@@ -33,6 +34,7 @@ def register(server: MtgrServer) -> None:
         else:
             await refresh_settings(server)
         publish_all(server)
+        inlay_hints.refresh(server)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(params: types.DidOpenTextDocumentParams) -> None:

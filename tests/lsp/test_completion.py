@@ -1,0 +1,225 @@
+"""Completion end to end: what is offered depends on the game state at the cursor, and the
+edit ranges are right in the encoding the client negotiated (accented names before them)."""
+
+import itertools
+import sys
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+GAME = """\
+mtgr 0.4
+player "Alice" deck 60
+player "Bob" deck 60
+perspective "Alice"
+"Alice" roll d20 6
+"Bob" roll d20 17
+start "Bob" by "Bob"
+"Bob" draw #1
+"Bob" draw #2
+"Alice" draw #8 "Æther Vial"
+"Alice" draw #9 "Leyline of the Void"
+"Alice" draw #10 "Jötun Grunt"
+"Bob" keep
+"Alice" keep
+#9 move hand -> battlefield by #9
+turn 1 "Bob"
+step upkeep
+step draw
+"Bob" draw #3
+phase main
+#1 "Thoughtseize" cast
+#1 target "Alice"
+#1 resolve
+#8 move hand -> exile as discard by #1 replacement #9
+"Bob" life -2 by #1
+turn 2 "Alice"
+step upkeep
+step draw
+"Alice" draw #11 "Dandân"
+phase main
+"""
+LINES = GAME.splitlines()
+AFTER_CAST = 21  # lines up to `#1 "Thoughtseize" cast`: #1 is on the stack
+_uris = itertools.count()
+
+
+def capabilities(name: str) -> types.ClientCapabilities:
+    if name == "utf-8 only":
+        caps = client_capabilities("visual-studio-code")
+        caps.general = types.GeneralClientCapabilities(position_encodings=["utf-8"])
+        return caps
+    return client_capabilities(name)
+
+
+ENCODINGS: dict[int, str] = {}
+
+
+def units(client: LanguageClient, text: str) -> int:
+    if ENCODINGS[id(client)] == "utf-8":
+        return len(text.encode("utf-8"))
+    return len(text.encode("utf-16-le")) // 2
+
+
+@pytest_lsp.fixture(
+    config=ClientServerConfig(server_command=[sys.executable, "-m", "mtgr", "lsp"]),
+    params=["visual-studio-code", "neovim", "utf-8 only"],
+    scope="module",
+)
+async def client(lsp_client: LanguageClient, request: pytest.FixtureRequest):
+    result = await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=capabilities(request.param))
+    )
+    provider = result.capabilities.completion_provider
+    assert provider is not None
+    assert {" ", "#", '"'} <= set(provider.trigger_characters or [])
+    ENCODINGS[id(lsp_client)] = result.capabilities.position_encoding or "utf-16"
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def complete_at(
+    client: LanguageClient,
+    upto: int,
+    typed: str,
+    after: str = "",
+    before: tuple[str, ...] = (),
+) -> list[types.CompletionItem]:
+    """Completion at the end of `typed`, on a new line after the first `upto` lines of the
+    game and the lines `before`."""
+    uri = f"file:///tmp/completion-{next(_uris)}.mtgr"
+    text = "\n".join([*LINES[:upto], *before, typed + after]) + "\n"
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="mtgr", version=1, text=text)
+        )
+    )
+    result = await client.text_document_completion_async(
+        types.CompletionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=types.Position(line=upto + len(before), character=units(client, typed)),
+        )
+    )
+    assert result is not None
+    return result.items if isinstance(result, types.CompletionList) else result
+
+
+def labels(items: list[types.CompletionItem]) -> list[str]:
+    return [item.label for item in sorted(items, key=lambda i: i.sort_text or i.label)]
+
+
+async def test_object_on_the_stack_offers_resolve_and_not_play(client: LanguageClient) -> None:
+    offered = labels(await complete_at(client, AFTER_CAST, "#1 "))
+    for verb in ("resolve", "fizzle", "countered", "target", "choose", "pay"):
+        assert verb in offered
+    assert "play" not in offered
+    assert "cast" not in offered
+
+
+async def test_object_in_hand_offers_cast_and_play(client: LanguageClient) -> None:
+    offered = labels(await complete_at(client, AFTER_CAST, "#10 "))
+    for verb in ("cast", "play", "move", "reveal", "identify"):
+        assert verb in offered
+    assert "resolve" not in offered
+    assert "tap" not in offered
+
+
+async def test_permanent_offers_tap_and_attack(client: LanguageClient) -> None:
+    offered = labels(await complete_at(client, AFTER_CAST, "#9 "))
+    for verb in ("tap", "untap", "attack", "block", "move", "counters", "damage"):
+        assert verb in offered
+    assert "cast" not in offered
+
+
+async def test_unknown_number_offers_new(client: LanguageClient) -> None:
+    offered = labels(await complete_at(client, AFTER_CAST, "#40 "))
+    assert offered[0] == "new"
+    assert "resolve" not in offered
+
+
+async def test_line_start_offers_next_number_objects_players_and_next_step(
+    client: LanguageClient,
+) -> None:
+    items = await complete_at(client, 17, "")  # after `step upkeep`
+    offered = labels(items)
+    assert offered[0] == "#11"  # the next free object number
+    assert '"Alice"' in offered and '"Bob"' in offered
+    structure = [label for label in offered if label.split(" ")[0] in ("step", "phase", "turn")]
+    assert structure[0] == "step draw"
+    leyline = next(item for item in items if item.label == "#9")
+    assert "Leyline of the Void" in (leyline.detail or "")
+
+
+async def test_step_offers_the_next_steps_in_order(client: LanguageClient) -> None:
+    offered = labels(await complete_at(client, 17, "step "))
+    assert offered[:2] == ["draw", "beginning-of-combat"]
+
+
+async def test_move_offers_current_zone_then_arrow_then_zones(client: LanguageClient) -> None:
+    assert labels(await complete_at(client, AFTER_CAST, "#10 move "))[0] == "hand"
+    assert labels(await complete_at(client, AFTER_CAST, "#10 move hand ")) == ["->"]
+    zones = labels(await complete_at(client, AFTER_CAST, "#10 move hand -> "))
+    assert "graveyard" in zones and "exile" in zones and "hand" not in zones
+
+
+async def test_as_offers_the_kinds(client: LanguageClient) -> None:
+    offered = labels(await complete_at(client, AFTER_CAST, "#10 move hand -> graveyard as "))
+    assert offered == ["discard", "sacrifice", "destroy", "mill"]
+
+
+async def test_by_offers_the_stack_top_first(client: LanguageClient) -> None:
+    items = await complete_at(client, AFTER_CAST, '"Alice" life -2 by ')
+    offered = labels(items)
+    assert offered[0] == "#1"
+    assert "#9" in offered and '"Alice"' in offered and "sba" in offered
+    assert "#10" not in offered  # a card in a hand causes nothing
+
+
+async def test_replacement_offers_permanents(client: LanguageClient) -> None:
+    typed = "#8 move hand -> exile as discard by #1 replacement "
+    items = await complete_at(client, AFTER_CAST + 2, typed)
+    assert labels(items) == ["#9"]
+    assert "Leyline of the Void" in (items[0].detail or "")
+
+
+async def test_card_names_after_a_subject(client: LanguageClient) -> None:
+    offered = labels(await complete_at(client, len(LINES), '#2 "'))
+    assert '"Æther Vial"' in offered and '"Dandân"' in offered and '"Thoughtseize"' in offered
+
+
+async def test_edit_range_after_accented_names(client: LanguageClient) -> None:
+    typed = '"Alice" draw #12 "Dandân" by #'
+    items = await complete_at(client, len(LINES), typed)
+    assert labels(items) == ["#9"]  # only objects after `#`; a card in a hand causes nothing
+    edit = items[0].text_edit
+    assert isinstance(edit, types.TextEdit)
+    assert edit.range.start.character == units(client, typed[:-1])
+    assert edit.range.end.character == units(client, typed)
+
+
+async def test_auto_closed_quote_is_replaced(client: LanguageClient) -> None:
+    typed = '#12 "Jötun Grunt" move hand -> exile by "Al'
+    items = await complete_at(client, len(LINES), typed, after='"')
+    alice = next(item for item in items if item.label == '"Alice"')
+    edit = alice.text_edit
+    assert isinstance(edit, types.TextEdit)
+    assert edit.range.start.character == units(client, typed[: typed.rindex('"')])
+    assert edit.range.end.character == units(client, typed + '"')
+
+
+async def test_draw_offers_the_tracked_top_card_first(client: LanguageClient) -> None:
+    top = ('#12 new card "Æther Vial" library "Alice" top 1',)
+    items = await complete_at(client, len(LINES), '"Alice" draw ', before=top)
+    assert labels(items) == ["#12", "#13"]
+    assert "Æther Vial" in (items[0].detail or "")
+
+
+async def test_keyframe_entries_offer_zones_and_player_values(client: LanguageClient) -> None:
+    zones = labels(await complete_at(client, len(LINES), "#9 ", before=("keyframe",)))
+    assert "battlefield" in zones and "tap" not in zones
+    values = labels(await complete_at(client, len(LINES), '"Bob" ', before=("keyframe",)))
+    assert values == ["life", "library", "counters"]

@@ -1,0 +1,231 @@
+"""Hover end to end: keywords with their decisions and CR quotations, objects with their
+history, players, structure lines, diagnostics and CR numbers in comments, in the encodings
+VS Code (UTF-16) and Neovim (UTF-8) negotiate."""
+
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+CR_FILE = Path(__file__).resolve().parents[3] / "shared" / "cr" / "MagicCompRules-20260925.txt"
+URI = "file:///tmp/hover-game.mtgr"
+GAME = """\
+mtgr 0.4
+player "Alice" deck 60
+player "Bob" deck 60
+perspective "Alice"
+"Alice" roll d20 6
+"Bob" roll d20 17
+start "Bob" by "Bob"
+"Bob" draw #1
+"Bob" draw #2
+"Alice" draw #8 "Æther Vial"
+"Alice" draw #9 "Leyline of the Void"
+"Alice" draw #10 "Jötun Grunt"
+"Bob" keep
+"Alice" keep
+#9 move hand -> battlefield by #9
+turn 1 "Bob"
+step upkeep
+step draw
+"Bob" draw #3
+phase main
+#1 "Thoughtseize" cast
+#1 target "Alice"
+#1 resolve
+#8 move hand -> exile as discard by #1 replacement #9   // CR 614.6
+"Bob" life -2 by #1
+turn 2 "Alice"
+step upkeep
+step draw
+"Alice" draw #11 "Dandân"   // CR 121.1
+phase main
+#10 cast
+#10 resolve -> battlefield
+#10 effect "Jötun Grunt\u2019s upkeep: two cards from a graveyard" on #10 until leaves
+"""
+LINES = GAME.splitlines()
+
+
+def capabilities(name: str) -> types.ClientCapabilities:
+    """A preset, or VS Code's offering only UTF-8 positions."""
+    if name == "utf-8 only":
+        caps = client_capabilities("visual-studio-code")
+        caps.general = types.GeneralClientCapabilities(position_encodings=["utf-8"])
+        return caps
+    return client_capabilities(name)
+
+
+ENCODINGS: dict[int, str] = {}
+
+
+def encoding_of(client: LanguageClient) -> str:
+    return ENCODINGS[id(client)]
+
+
+def character(client: LanguageClient, line: int, column: int) -> int:
+    """A code-point column as the client counts it."""
+    text = LINES[line][:column]
+    if encoding_of(client) == "utf-8":
+        return len(text.encode("utf-8"))
+    if encoding_of(client) == "utf-32":
+        return len(text)
+    return len(text.encode("utf-16-le")) // 2
+
+
+@pytest_lsp.fixture(
+    config=ClientServerConfig(server_command=[sys.executable, "-m", "mtgr", "lsp"]),
+    params=["visual-studio-code", "neovim", "utf-8 only"],
+    scope="module",
+)
+async def client(lsp_client: LanguageClient, request: pytest.FixtureRequest):
+    settings = {"rulesFile": str(CR_FILE)}
+    lsp_client.set_configuration(settings, section="mtgr")
+    result = await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=capabilities(request.param),
+            initialization_options={"mtgr": settings},
+        )
+    )
+    assert result.capabilities.hover_provider
+    ENCODINGS[id(lsp_client)] = result.capabilities.position_encoding or "utf-16"
+    lsp_client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=URI, language_id="mtgr", version=1, text=GAME)
+        )
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def hover(client: LanguageClient, line: int, needle: str, offset: int = 0) -> str:
+    column = LINES[line].index(needle) + offset
+    result = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=URI),
+            position=types.Position(line=line, character=character(client, line, column)),
+        )
+    )
+    assert result is not None, f"no hover on {needle!r} at line {line + 1}"
+    assert isinstance(result.contents, types.MarkupContent)
+    assert result.contents.kind == types.MarkupKind.Markdown
+    return result.contents.value
+
+
+async def test_negotiated_encoding(client: LanguageClient) -> None:
+    expected = {"utf-16", "utf-8"}
+    assert encoding_of(client) in expected
+
+
+async def test_replacement_shows_decision_0018_item_5_with_quotations(
+    client: LanguageClient,
+) -> None:
+    text = await hover(client, 23, "replacement", 3)
+    assert "0018" in text
+    assert "item 5" in text
+    for rule in ("614.1a", "614.6", "616.1"):
+        assert rule in text
+    assert "If an event is replaced, it never happens" in text
+
+
+async def test_object_shows_card_owner_place_and_history(client: LanguageClient) -> None:
+    text = await hover(client, 24, "#1", 1)
+    assert "Thoughtseize" in text
+    assert "Bob" in text
+    assert "graveyard" in text
+    assert "drawn at line 8" in text
+    assert "cast -> stack at line 21" in text
+    assert "resolved -> graveyard at line 23" in text
+
+
+async def test_object_after_accented_text(client: LanguageClient) -> None:
+    # `on #10` stands after ö and a curly apostrophe: 3 bytes more in UTF-8 than in UTF-16
+    column = LINES[32].index("on #10") + len("on #10")
+    result = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=URI),
+            position=types.Position(line=32, character=character(client, 32, column)),
+        )
+    )
+    assert result is not None
+    assert "Jötun Grunt" in result.contents.value
+    assert "battlefield" in result.contents.value
+    assert result.range is not None
+    assert result.range.start.character == character(client, 32, column - 3)
+    assert result.range.end.character == character(client, 32, column)
+
+
+async def test_player_shows_life_and_zone_sizes(client: LanguageClient) -> None:
+    text = await hover(client, 24, '"Bob"', 1)
+    assert "life 18" in text
+    assert "hand 2" in text
+    assert "library 57" in text
+
+
+async def test_step_line_shows_the_state(client: LanguageClient) -> None:
+    text = await hover(client, 16, "step")
+    assert "turn 1 (Bob), upkeep" in text
+    assert "Leyline of the Void" in text
+
+
+async def test_cr_number_in_comment_after_accents(client: LanguageClient) -> None:
+    # the cursor at the end of "121.1": one column off and it would miss the number
+    text = await hover(client, 28, "121.1", len("121.1"))
+    assert "CR 121.1" in text
+    assert "A player draws a card by putting the top card of their library" in text
+    text = await hover(client, 23, "614.6", 2)
+    assert "If an event is replaced, it never happens" in text
+
+
+async def test_diagnostic_range_shows_its_explanation(client: LanguageClient) -> None:
+    uri = "file:///tmp/hover-k301.mtgr"
+    text = (
+        'mtgr 0.4\nplayer "Alice"\nplayer "Bob"\nperspective "Alice"\n'
+        '"Alice" draw #1 "Shock"\n"Alice" draw #2 "Opt"\n#1 cast\n#2 cast\n#1 resolve\n'
+    )
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="mtgr", version=1, text=text)
+        )
+    )
+    result = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=types.Position(line=8, character=4),
+        )
+    )
+    assert result is not None
+    assert "K301" in result.contents.value
+    assert "What it flags" in result.contents.value
+    assert "Use instead" in result.contents.value
+
+
+async def test_no_cr_text_without_a_rules_file(client: LanguageClient) -> None:
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"mtgr": {"rulesFile": ""}})
+    )
+    column = LINES[28].index("121.1") + 1
+    for _ in range(50):  # the notification is handled before a later request's answer
+        result = await client.text_document_hover_async(
+            types.HoverParams(
+                text_document=types.TextDocumentIdentifier(uri=URI),
+                position=types.Position(line=28, character=character(client, 28, column)),
+            )
+        )
+        if result is None:
+            break
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"mtgr": {"rulesFile": str(CR_FILE)}})
+    )
+    assert result is None
+
+
+async def test_card_name_string_shows_its_object(client: LanguageClient) -> None:
+    text = await hover(client, 28, '"Dandân"', len('"Dandân'))
+    assert "**#11** Dandân (Alice's)" in text
+    assert "drawn at line 29" in text

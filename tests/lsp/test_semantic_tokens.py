@@ -1,0 +1,200 @@
+"""Semantic tokens end to end: every token lands on its text in the negotiated encoding (UTF-16,
+UTF-8, UTF-32; an astral character before the last tokens tells UTF-16 from UTF-32), and
+objects carry whether their card is known or hidden at that line."""
+
+import sys
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+URI = "file:///tmp/semantic-tokens.mtgr"
+GAME = """\
+mtgr 0.4
+player "Alice" deck 60
+player "Bob" deck 60
+perspective "Alice"
+"Alice" roll d20 6
+"Bob" roll d20 17
+start "Bob" by "Bob"
+"Bob" draw #1
+"Bob" draw #2
+"Alice" draw #8 "Æther Vial"
+"Alice" draw #9 "Leyline of the Void"
+"Alice" draw #10 "Jötun Grunt"
+"Bob" keep
+"Alice" keep
+#9 move hand -> battlefield by #9
+turn 1 "Bob"
+step upkeep
+step draw
+"Bob" draw #3
+phase main
+#1 "Thoughtseize" cast
+#1 target "Alice"
+#1 resolve
+#8 move hand -> exile as discard by #1 replacement #9   // CR 614.6
+"Bob" life -2 by #1
+turn 2 "Alice"
+step upkeep
+step draw
+"Alice" draw #11 "Dandân"   // CR 121.1
+phase main
+#10 cast
+#10 resolve -> battlefield
+#10 effect "Jötun Grunt\u2019s upkeep: \U0001d7d0 cards from a graveyard" on #10 until leaves
+"""
+LINES = GAME.splitlines()
+
+
+def capabilities(name: str) -> types.ClientCapabilities:
+    """A preset, or VS Code's offering only one encoding ("utf-8 only", "utf-32 only")."""
+    if name.endswith(" only"):
+        caps = client_capabilities("visual-studio-code")
+        caps.general = types.GeneralClientCapabilities(position_encodings=[name.split()[0]])
+        return caps
+    return client_capabilities(name)
+
+
+def width(encoding: str, ch: str) -> int:
+    if encoding == "utf-8":
+        return len(ch.encode("utf-8"))
+    if encoding == "utf-32":
+        return 1
+    return len(ch.encode("utf-16-le")) // 2
+
+
+STATE: dict[int, tuple[str, types.SemanticTokensLegend]] = {}
+
+
+def column(encoding: str, text: str, character: int) -> int:
+    """A client character offset back to a code-point column; fails inside a character."""
+    units = 0
+    for index, ch in enumerate(text):
+        if units == character:
+            return index
+        assert units < character, f"offset {character} splits a character in {text!r}"
+        units += width(encoding, ch)
+    assert units == character
+    return len(text)
+
+
+@pytest_lsp.fixture(
+    config=ClientServerConfig(server_command=[sys.executable, "-m", "mtgr", "lsp"]),
+    params=["visual-studio-code", "neovim", "utf-8 only", "utf-32 only"],
+    scope="module",
+)
+async def client(lsp_client: LanguageClient, request: pytest.FixtureRequest):
+    result = await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=capabilities(request.param))
+    )
+    provider = result.capabilities.semantic_tokens_provider
+    assert provider is not None and provider.full
+    STATE[id(lsp_client)] = (result.capabilities.position_encoding or "utf-16", provider.legend)
+    lsp_client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=URI, language_id="mtgr", version=1, text=GAME)
+        )
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def decoded(
+    client: LanguageClient, uri: str = URI, lines: list[str] = LINES
+) -> list[tuple[int, str, str, set[str]]]:
+    """(line, text, type, modifiers) for every token, read back through the encoding."""
+    encoding, legend = STATE[id(client)]
+    result = await client.text_document_semantic_tokens_full_async(
+        types.SemanticTokensParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    assert result is not None
+    data = result.data
+    assert len(data) % 5 == 0
+    out = []
+    line = start = 0
+    for i in range(0, len(data), 5):
+        delta_line, delta_start, length, kind, modifiers = data[i : i + 5]
+        line += delta_line
+        start = start + delta_start if delta_line == 0 else delta_start
+        text = lines[line]
+        first = column(encoding, text, start)
+        last = column(encoding, text, start + length)
+        names = {m for bit, m in enumerate(legend.token_modifiers) if modifiers & (1 << bit)}
+        out.append((line, text[first:last], legend.token_types[kind], names))
+    return out
+
+
+def find(tokens, line: int, text: str) -> tuple[str, set[str]]:
+    for token_line, token_text, kind, modifiers in tokens:
+        if token_line == line and token_text == text:
+            return kind, modifiers
+    raise AssertionError(f"no token {text!r} on line {line + 1}")
+
+
+async def test_legend_has_objects_players_zones_verbs(client: LanguageClient) -> None:
+    _encoding, legend = STATE[id(client)]
+    for kind in ("variable", "class", "enumMember", "function", "keyword", "comment"):
+        assert kind in legend.token_types
+    assert {"known", "hidden", "cause"} <= set(legend.token_modifiers)
+
+
+async def test_every_token_lands_on_its_text(client: LanguageClient) -> None:
+    tokens = await decoded(client)
+    for line, text, kind, _modifiers in tokens:
+        if kind == "variable":
+            assert text.startswith("#") and text[1:].isdigit(), (line, text)
+        if kind == "class":
+            assert text.startswith('"') and text.endswith('"'), (line, text)
+        if kind == "comment":
+            assert text.startswith("//"), (line, text)
+
+
+async def test_objects_known_or_hidden_at_their_line(client: LanguageClient) -> None:
+    tokens = await decoded(client)
+    assert "hidden" in find(tokens, 7, "#1")[1]
+    assert "known" in find(tokens, 9, "#8")[1]
+    assert "known" in find(tokens, 20, "#1")[1]  # named on the line it is cast
+    assert find(tokens, 9, '"Æther Vial"')[0] == "string"
+    assert find(tokens, 7, '"Bob"')[0] == "class"
+
+
+async def test_verbs_zones_causes_after_accents(client: LanguageClient) -> None:
+    tokens = await decoded(client)
+    assert find(tokens, 23, "move")[0] == "function"
+    assert find(tokens, 23, "hand")[0] == "enumMember"
+    assert find(tokens, 23, "->")[0] == "operator"
+    assert "cause" in find(tokens, 23, "by")[1]
+    assert "cause" in find(tokens, 23, "replacement")[1]
+    assert {"cause", "known"} <= find(tokens, 23, "#9")[1]
+    assert find(tokens, 28, "// CR 121.1")[0] == "comment"
+    on_line = [t for t in tokens if t[0] == 32]
+    assert [t[1] for t in on_line][-4:] == ["on", "#10", "until", "leaves"]
+
+
+async def test_a_line_being_typed_is_coloured_too(client: LanguageClient) -> None:
+    uri = "file:///tmp/semantic-tokens-typing.mtgr"
+    lines = [*LINES[:12], '#10 "Jötun Grunt" move hand -> ', '"Bob" draw #']
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=uri, language_id="mtgr", version=1, text="\n".join(lines)
+            )
+        )
+    )
+    tokens = await decoded(client, uri, lines)
+    typed = [(text, kind) for line, text, kind, _ in tokens if line == 12]
+    assert typed == [
+        ("#10", "variable"),
+        ('"Jötun Grunt"', "string"),
+        ("move", "function"),
+        ("hand", "enumMember"),
+        ("->", "operator"),
+    ]
+    assert [(text, kind) for line, text, kind, _ in tokens if line == 13] == [
+        ('"Bob"', "class"),
+        ("draw", "function"),
+    ]
