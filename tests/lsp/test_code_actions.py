@@ -165,8 +165,11 @@ def test_allow_extends_an_existing_list_and_an_existing_comment() -> None:
         _assert_fixed(text, diagnostic, fixed)
 
 
-def test_fixes_hold_on_the_examples() -> None:
-    for path in sorted((ROOT / "examples").glob("*.mtgr")):
+def test_fixes_hold_on_the_examples_and_the_case_corpus() -> None:
+    paths = sorted((ROOT / "examples").glob("*.mtgr")) + sorted(
+        (ROOT / "tests" / "cases").rglob("*.mtgr")
+    )
+    for path in paths:
         _all_fixes_hold(path.read_text(encoding="utf-8"))
 
 

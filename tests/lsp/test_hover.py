@@ -9,6 +9,7 @@ import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from refreshes import answer_refreshes
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -84,6 +85,7 @@ def character(client: LanguageClient, line: int, column: int) -> int:
     scope="module",
 )
 async def client(lsp_client: LanguageClient, request: pytest.FixtureRequest):
+    answer_refreshes(lsp_client)
     settings = {"rulesFile": str(CR_FILE)}
     lsp_client.set_configuration(settings, section="mtgr")
     result = await lsp_client.initialize_session(

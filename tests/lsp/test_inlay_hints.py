@@ -7,6 +7,7 @@ import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from refreshes import answer_refreshes
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -74,6 +75,7 @@ def units(client: LanguageClient, text: str) -> int:
     scope="module",
 )
 async def client(lsp_client: LanguageClient, request: pytest.FixtureRequest):
+    answer_refreshes(lsp_client)
     lsp_client.set_configuration({"inlayHints": {"enabled": True}}, section="mtgr")
     result = await lsp_client.initialize_session(
         types.InitializeParams(capabilities=capabilities(request.param))

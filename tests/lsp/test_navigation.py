@@ -61,6 +61,7 @@ async def client(lsp_client: LanguageClient, request: pytest.FixtureRequest):
         types.InitializeParams(capabilities=client_capabilities(request.param))
     )
     lsp_client.encoding = result.capabilities.position_encoding or "utf-16"  # type: ignore[attr-defined]
+    lsp_client.server_capabilities = result.capabilities  # type: ignore[attr-defined]
     lsp_client.text_document_did_open(
         types.DidOpenTextDocumentParams(
             text_document=types.TextDocumentItem(uri=URI, language_id="mtgr", version=1, text=TEXT)
@@ -98,8 +99,15 @@ def doc() -> types.TextDocumentIdentifier:
 
 
 @pytest.mark.asyncio(loop_scope="module")
-async def test_negotiated_encoding(client: LanguageClient) -> None:
+async def test_negotiated_encoding_and_advertised_capabilities(client: LanguageClient) -> None:
     assert client.encoding in ("utf-8", "utf-16", "utf-32")  # type: ignore[attr-defined]
+    capabilities: types.ServerCapabilities = client.server_capabilities  # type: ignore[attr-defined]
+    assert capabilities.definition_provider
+    assert capabilities.references_provider
+    assert capabilities.document_highlight_provider
+    assert capabilities.rename_provider == types.RenameOptions(prepare_provider=True)
+    assert capabilities.folding_range_provider
+    assert capabilities.selection_range_provider
 
 
 @pytest.mark.asyncio(loop_scope="module")

@@ -9,8 +9,6 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
-
 URI = "file:///tmp/symbols.mtgr"
 TEXT = """\
 mtgr 0.4
@@ -72,6 +70,7 @@ def _tree(symbols: list[types.DocumentSymbol]) -> list[object]:
     ]
 
 
+@pytest.mark.asyncio(loop_scope="module")
 async def test_outline(client: LanguageClient) -> None:
     found = await client.text_document_document_symbol_async(
         types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=URI))
@@ -107,6 +106,7 @@ async def test_outline(client: LanguageClient) -> None:
     ]
 
 
+@pytest.mark.asyncio(loop_scope="module")
 async def test_kinds_details_and_selection(client: LanguageClient) -> None:
     found = await client.text_document_document_symbol_async(
         types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=URI))
@@ -125,3 +125,41 @@ async def test_kinds_details_and_selection(client: LanguageClient) -> None:
     assert keyframe.kind == types.SymbolKind.Struct
     # the range ends at the end of the keyframe's `end` line
     assert keyframe.range.end == types.Position(line=19, character=3)
+
+
+@pytest_lsp.fixture(
+    config=ClientServerConfig(server_command=[sys.executable, "-m", "mtgr", "lsp"]),
+)
+async def flat_client(lsp_client: LanguageClient):
+    capabilities = types.ClientCapabilities(
+        text_document=types.TextDocumentClientCapabilities(
+            document_symbol=types.DocumentSymbolClientCapabilities(
+                hierarchical_document_symbol_support=False
+            )
+        )
+    )
+    await lsp_client.initialize_session(types.InitializeParams(capabilities=capabilities))
+    lsp_client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=URI, language_id="mtgr", version=1, text=TEXT)
+        )
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio
+async def test_flat_symbols_for_clients_without_hierarchy(flat_client: LanguageClient) -> None:
+    found = await flat_client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=URI))
+    )
+    assert found is not None
+    assert all(isinstance(s, types.SymbolInformation) for s in found)
+    named = [(s.name, s.container_name, s.location.range.start.line) for s in found]
+    assert named[:4] == [
+        ("Pregame", None, 4),
+        ("Turn 1 — Alice", None, 9),
+        ("Beginning phase", "Turn 1 — Alice", 10),
+        ("Upkeep step", "Beginning phase", 11),
+    ]
+    assert ("Keyframe", "Beginning of combat step", 17) in named

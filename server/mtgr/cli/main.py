@@ -277,7 +277,5 @@ def _lsp(args: argparse.Namespace) -> int:
         host, _, port = args.tcp.rpartition(":")
         if not host or not port.isdigit():
             raise UsageError(f"--tcp expects HOST:PORT, got {args.tcp!r}")
-        run(tcp=(host, int(port)))
-    else:
-        run()
-    return EXIT_CLEAN
+        return run(tcp=(host, int(port)))
+    return run()

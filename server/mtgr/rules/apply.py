@@ -58,17 +58,28 @@ def _before_any(state: GameState, statement: t.Statement) -> GameState:
             state = replace(state, players=(*state.players, PlayerState(ref.name)))
     if state.pending_damage and not isinstance(statement, _RESULTS):
         state = replace(state, pending_damage=())
-    if state.resolving is not None and isinstance(statement, _ENDS_RESOLUTION):
+    if state.resolving is not None and _ends_resolution(state, statement):
         state = replace(state, resolving=None)
     if state.hidden_this_step and isinstance(statement, _NEW_MOMENT):
         state = replace(state, hidden_this_step=frozenset())
     return state
 
 
-# A resolution goes on (its choices, payments, damage and effects) until another object
-# goes on or leaves the stack, or the game moves on (CR 608.2c).
 _NEW_MOMENT = (t.Turn, t.PhaseOrStep, t.Marker, t.GameStart)
-_ENDS_RESOLUTION = (t.Cast, t.Play, t.AbilityOf, t.Leave, *_NEW_MOMENT)
+
+
+def _ends_resolution(state: GameState, statement: t.Statement) -> bool:
+    """A resolution goes on (its choices, payments, damage and effects, CR 608.2c) until
+    another object leaves the stack, a player acts, or the game moves on. A trigger written
+    mid-resolution, or a spell the resolving object casts, does not end it."""
+    if isinstance(statement, (t.Leave, t.Play, *_NEW_MOMENT)):
+        return True
+    if isinstance(statement, t.AbilityOf):
+        return statement.verb.value == "activate"
+    if isinstance(statement, t.Cast):
+        agent = statement.cause.agent if statement.cause else None
+        return not (isinstance(agent, t.ObjectRef) and agent.number == state.resolving)
+    return False
 
 
 def _after_any(state: GameState, statement: t.Statement) -> GameState:
@@ -265,8 +276,9 @@ def _apply(statement: t.Statement, state: GameState, line: LineId) -> GameState:
 
 @_apply.register
 def _(statement: t.Header, state: GameState, line: LineId) -> GameState:
+    repeated = statement.verb.value in state.headers  # N101: the first one stands
     state = replace(state, headers=state.headers | {statement.verb.value})
-    if statement.verb.value == "perspective":
+    if statement.verb.value == "perspective" and not repeated:
         value = statement.value
         return replace(state, perspective=value.name if isinstance(value, t.PlayerRef) else "")
     return state
@@ -298,7 +310,17 @@ def _(statement: t.GameStart, state: GameState, line: LineId) -> GameState:
         headers=state.headers,
         declared=state.declared,
         retired_numbers=state.retired_numbers | frozenset(state.objects),
+        next_chooser=_next_chooser(state),
     )
+
+
+def _next_chooser(state: GameState) -> str | None:
+    """Who chooses the next game's starting player: the loser, or after a draw the same
+    player as before (CR 103.1); None when the record does not tell."""
+    losers = [p.name for p in state.players if p.lost]
+    if len(losers) == len(state.players):
+        return state.chooser  # a draw
+    return losers[0] if len(losers) == 1 else None
 
 
 def _to_pregame(state: GameState) -> GameState:
@@ -317,7 +339,9 @@ def _(statement: t.Roll, state: GameState, line: LineId) -> GameState:
 @_apply.register
 def _(statement: t.Start, state: GameState, line: LineId) -> GameState:
     state = _to_pregame(state)
-    return replace(state, starting_player=statement.player.name, start_line=line)
+    agent = statement.cause.agent if statement.cause else None
+    chooser = agent.name if isinstance(agent, t.PlayerRef) else None
+    return replace(state, starting_player=statement.player.name, start_line=line, chooser=chooser)
 
 
 @_apply.register
@@ -464,6 +488,10 @@ def _(statement: t.Move, state: GameState, line: LineId) -> GameState:
         tapped=statement.tapped is not None,
         position=destination.position,
     )
+    if zone == "battlefield" and source != "battlefield" and state.last_entered != obj.number:
+        # the line says it entered, even if it was already there (O203): its entering
+        # counters may follow (P505)
+        state = replace(state, last_entered=obj.number)
     if state.stage is Stage.PREGAME and zone == "library" and source == "hand" and obj.owner:
         # London mulligan bottoming (by the player, not by a card), since the last mulligan
         player = state.player(obj.owner)
@@ -701,7 +729,15 @@ def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
         if not (e.until == "next-turn" and _controller_of(state, e.source) == statement.player.name)
     )
     moment = state.moment + 1
-    normal = state.turn.normal_player if statement.cause is not None else statement.player.name
+    player = statement.player.name
+    if statement.cause is not None:
+        normal = state.turn.normal_player  # an extra turn: the turn order goes on after it
+    elif state.incomplete_at is not None and state.incomplete_at >= state.turn.moment:
+        normal = player  # after a gap, whoever's turn it is
+    else:
+        # a turn given to the wrong player (T402) does not move the turn order with it
+        expected = state.expected_turn_players(statement.number.value)
+        normal = player if player in expected or not expected else expected[0]
     return replace(
         state,
         stage=stage,
@@ -717,7 +753,7 @@ def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
             None,
             None,
             moment=moment,
-            normal_player=normal or statement.player.name,
+            normal_player=normal or player,
         ),
     )
 

@@ -187,6 +187,8 @@ class GameState:
     moment: int = 0  # bumped by every turn, phase and step line: which step an event is in
     incomplete_at: int | None = None  # the moment of the last `incomplete`
     rolls: tuple[tuple[str, int], ...] = ()  # pregame rolls in order (103.1), re-rolls included
+    chooser: str | None = None  # the player who chose the starting player (`start ... by "Q"`)
+    next_chooser: str | None = None  # who chooses in this game, from the previous one (103.1)
     after_end: LineId | None = None  # the first event line after the game ended
     headers: frozenset[str] = frozenset()  # header keywords seen: mtgr, title, rules, perspective
     declared: tuple[str, ...] = ()  # players declared by `player` lines
@@ -239,6 +241,40 @@ class GameState:
 
     def alive(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.players if not p.lost)
+
+    def next_player(self, after: str, steps: int = 1) -> str | None:
+        """The player `steps` seats after `after`, skipping players who left the game."""
+        names = self.player_names()
+        alive = set(self.alive())
+        if after not in names or not alive:
+            return None
+        i = names.index(after)
+        for _ in range(steps):
+            i = (i + 1) % len(names)
+            while names[i] not in alive:
+                i = (i + 1) % len(names)
+        return names[i]
+
+    def expected_turn_players(self, number: int) -> tuple[str, ...]:
+        """Whose turn `turn number` may be without a cause (decision 0010 item 1): the next
+        player in turn order after the last turn that was not an extra one, and, with a
+        number that skips (T401's), the player whose turn that number would be; after an
+        extra turn also the player after it. Empty when nothing is known to go by."""
+        turn = self.turn
+        if turn.line is None:
+            if self.starting_player is None:
+                return ()
+            base, first = self.starting_player, 0
+        else:
+            last = turn.normal_player or turn.player
+            if last is None:
+                return ()
+            base, first = last, 1
+        steps = max(number - turn.number, 1)
+        found = [self.next_player(base, first), self.next_player(base, steps - 1 + first)]
+        if turn.line is not None and turn.player is not None:
+            found.append(self.next_player(turn.player))
+        return tuple(dict.fromkeys(p for p in found if p is not None))
 
     # -- updates
     def with_object(self, obj: GameObject) -> GameState:

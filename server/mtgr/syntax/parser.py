@@ -21,7 +21,10 @@ _STATEMENT = GRAMMAR["statement"]
 MAX_NUMBER_DIGITS = 9
 _ALLOW = re.compile(r"\ballow\s*:?\s*((?:[A-Z]+[0-9]+)(?:\s*,?\s*[A-Z]+[0-9]+)*)")
 _ALLOW_CODE = re.compile(r"[A-Z]+[0-9]+")
-_STRING_OR_DIGITS = re.compile(r"\"(?:[^\"\\]|\\.)*\"|[0-9]+")
+_ESCAPE = re.compile(r"\\(.)")
+# An unterminated string runs to the end of the line (keeping a last lone backslash), so
+# that no string is scanned twice: without that, `"\"\"\...` took quadratic time.
+_STRING_OR_DIGITS = re.compile(r"\"(?:[^\"\\]|\\.)*(?:(?P<close>\")|(?P<open>\\?)$)|[0-9]+")
 
 
 class _NumberTooLarge(Exception):
@@ -57,20 +60,27 @@ def split_comment(line: str) -> tuple[int, int, t.Span | None]:
 
 def _shape(text: str) -> str:
     """The line with digits and string contents masked: lines of one shape parse alike."""
-    return _STRING_OR_DIGITS.sub(
-        lambda m: "0" * len(m.group()) if m.group()[0] != '"' else '"' + "x" * (len(m.group()) - 2) + '"',
-        text,
-    )
+    return _STRING_OR_DIGITS.sub(_mask, text)
+
+
+def _mask(match: re.Match[str]) -> str:
+    found = match.group()
+    if found[0] != '"':
+        return "0" * len(found)
+    if match.group("close") is not None:
+        return '"' + "x" * (len(found) - 2) + '"'
+    tail = match.group("open") or ""  # unterminated: a last lone backslash is kept
+    return '"' + "x" * (len(found) - 1 - len(tail)) + tail
 
 
 @lru_cache(maxsize=8192)
-def _parse_shape(shape: str) -> Node | Failure:
+def _parse_shape(shape: str) -> _Plan | Failure:
     try:
         node = _STATEMENT.match(shape)
     except Exception:  # parsimonious raises ParseError; anything else is a grammar bug
         node = None
     if node is not None and node.end == len(shape):
-        return node
+        return _Plan(node, shape)
     return find_failure(_STATEMENT, shape)
 
 
@@ -87,9 +97,9 @@ def parse_line(line: str) -> t.ParsedLine:
         err_start, err_end, message = format_failure(text, result)
         error = t.LineError("S001", message, t.Span(start + err_start, start + err_end))
         return t.ParsedLine(None, error, comment_tokens, comment, allowed)
-    builder = _Builder(line, start, end)
+    builder = _Builder(line, start, end, result)
     try:
-        statement = builder.statement(result)
+        statement = builder.statement()
     except _NumberTooLarge as too_large:
         error = t.LineError(
             "S002",
@@ -207,56 +217,68 @@ _PART_RULES = frozenset(
 )
 
 
-class _Builder:
-    """Builds one statement from a parse tree of the line's shape, reading values from the line."""
+class _Plan:
+    """What a parse tree says about a line's shape: its form, its parts and its tokens.
 
-    def __init__(self, line: str, offset: int, end: int) -> None:
-        self.line = line
-        self.offset = offset
-        self.end = end
-        self.tokens: list[t.Token] = []
+    Computed once a shape; every line of that shape reads its own values through it.
+    """
+
+    __slots__ = ("_shape", "parts", "phrase", "tokens", "verb")
+
+    def __init__(self, root: Node, shape: str) -> None:
         self.parts: dict[str, list[Node]] = {}
-        self.verb: t.Word | None = None
+        self.tokens: list[tuple[int, int, t.TokenKind]] = []
+        self.verb: Node | None = None
         self.phrase = ""
-
-    # -- walking
-    def statement(self, root: Node) -> t.Statement:
+        self._shape = shape
         self._walk(root, "", inside_part=False)
-        build = _BUILDERS[self.phrase]
-        return build(self)
+        del self._shape
 
     def _walk(self, node: Node, parent: str, inside_part: bool) -> None:
         name = node.expr_name
-        if name.endswith(("_phrase", "_header", "_statement")) and name not in (
-            "object_statement",
-            "player_statement",
-            "keyword_statement",
-        ):
+        if name.endswith(("_phrase", "_header", "_statement")) and name not in _DISPATCHERS:
             self.phrase = name
         if name.startswith("v_"):
-            self.verb = self.word(node)
-            self.tokens.append(t.Token(self.verb.span, t.TokenKind.VERB))
+            self.verb = node
+            self._token(node, t.TokenKind.VERB)
             return
         if name in _PART_RULES and not inside_part:
             self.parts.setdefault(name, []).append(node)
             inside_part = True
-        self._emit_tokens(node, name, parent, inside_part)
-
-    def _emit_tokens(self, node: Node, name: str, parent: str, inside_part: bool) -> None:
         if name.startswith("k_") or name in _WORD_TOKENS:
-            self.tokens.append(t.Token(self.span(node), t.TokenKind.KEYWORD))
-            return
-        if name == "quoted":
+            self._token(node, t.TokenKind.KEYWORD)
+        elif name == "quoted":
             kind = t.TokenKind.PLAYER if parent in _PLAYER_QUOTES else t.TokenKind.STRING
-            self.tokens.append(t.Token(self.span(node), kind))
-            return
-        leaf = _LEAF_KINDS.get(name)
-        if leaf is not None:
-            self.tokens.append(t.Token(self.span(node), leaf))
-            return
-        child_parent = name or parent
-        for child in node.children:
-            self._walk(child, child_parent, inside_part)
+            self._token(node, kind)
+        elif name in _LEAF_KINDS:
+            self._token(node, _LEAF_KINDS[name])
+        else:
+            child_parent = name or parent
+            for child in node.children:
+                self._walk(child, child_parent, inside_part)
+
+    def _token(self, node: Node, kind: t.TokenKind) -> None:
+        raw = self._shape[node.start : node.end]
+        self.tokens.append((node.start, node.start + len(raw.rstrip(" \t")), kind))
+
+
+_DISPATCHERS = frozenset({"object_statement", "player_statement", "keyword_statement"})
+
+
+class _Builder:
+    """Builds one statement through the plan of its shape, reading values from the line."""
+
+    def __init__(self, line: str, offset: int, end: int, plan: _Plan) -> None:
+        self.line = line
+        self.offset = offset
+        self.end = end
+        self.parts = plan.parts
+        self.phrase = plan.phrase
+        self.tokens = [t.Token(t.Span(offset + s, offset + e), kind) for s, e, kind in plan.tokens]
+        self.verb: t.Word | None = self.word(plan.verb) if plan.verb is not None else None
+
+    def statement(self) -> t.Statement:
+        return _BUILDERS[self.phrase](self)
 
     # -- leaves
     def span(self, node: Node) -> t.Span:
@@ -286,8 +308,8 @@ class _Builder:
         return t.ObjectRef(int(raw[1:]), span)
 
     def quoted(self, node: Node) -> str:
-        raw = self.raw(_find(node, "quoted"))
-        return re.sub(r"\\(.)", r"\1", raw[1:-1])
+        raw = self.raw(_find(node, "quoted"))[1:-1]
+        return _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
 
     def text(self, node: Node) -> t.Text:
         quoted = _find(node, "quoted")

@@ -1,0 +1,241 @@
+"""A keyframe that disagrees with the game rebuilt from the lines above it.
+
+## What it flags
+Outside a gap, each fact of a keyframe that differs from the rebuilt state: an object's
+zone, its controller (on the battlefield or the stack) or owner (elsewhere), its
+position in a library, tapped or untapped, its counters; a player's life, library size
+or counters. At `end`, each object in a hand, on the battlefield, in a graveyard, in
+exile, on the stack or in the command zone, and each tracked library card, that the
+keyframe leaves out, and each player's life, tracked library size and counters that it
+leaves out. One finding for each fact.
+
+## Why
+A keyframe is a snapshot of the whole state that the checker compares with its
+reconstruction (decision 0019 item 8). After normal play it must match exactly: a
+difference means a line above is missing or wrong, or the snapshot is. After
+`incomplete` the keyframe establishes the state instead, and is not compared.
+
+## Example
+```mtgr
+#22 tap by "Alice"
+keyframe
+#22 battlefield "Alice"
+"Alice" life 20
+end
+```
+
+## Use instead
+```mtgr
+#22 tap by "Alice"
+keyframe
+#22 battlefield "Alice" tapped
+"Alice" life 20
+end
+```
+
+## Rules basis
+- Decision 0019 item 8: recordings can start late; `new` lines before the next keyframe introduce
+  objects where that keyframe shows them.
+- Decision 0015 item 6: a keyframe after normal play must match the rebuilt state exactly; each
+  difference is an error.
+- Decision 0015 item 5: a keyframe lists every tracked object that exists.
+- CR 400.1: "A zone is a place where objects can be during a game."
+- CR 110.5: "A permanent's status is its physical state."
+"""
+
+from mtgr.rules.context import Context
+from mtgr.rules.describe import holder_of, in_zone, library_position, where_is
+from mtgr.rules.registry import Severity, define
+from mtgr.rules.state import GONE, GameObject, GameState, PlayerState, Stage
+from mtgr.syntax import tree as t
+
+RULE = define(
+    "F901",
+    "Keyframe disagrees with the rebuilt state",
+    severity=Severity.ERROR,
+    decisions=("0015.6", "0015.5", "0019.8"),
+    cr=("400.1", "110.5"),
+    doc=__doc__,
+)
+
+_LISTED_ZONES = frozenset(
+    {"hand", "battlefield", "graveyard", "exile", "stack", "command", "library"}
+)
+
+
+def _comparing(state: GameState) -> bool:
+    return state.in_keyframe is not None and state.stage is not Stage.GAP
+
+
+@RULE.on(t.SnapshotObject)
+def check_object(ctx: Context, statement: t.Statement) -> None:
+    assert isinstance(statement, t.SnapshotObject)
+    state = ctx.state
+    if not _comparing(state) or statement.subject.number in state.keyframe_seen:
+        return
+    obj = state.obj(statement.subject.number)
+    if obj is None:
+        return  # O201
+    place = statement.place
+    zone = place.zone.value
+    shown = f"the keyframe shows {obj.label()} {in_zone(zone, _name(place))}"
+    if obj.zone == GONE:
+        if obj.gone_by:
+            now = f"it was {obj.gone_by} and is no longer tracked: leave it out"
+        else:
+            now = "it has ceased to exist: leave it out"
+        ctx.report(RULE, f"{shown}, but {now}", place.zone.span, related=ctx.where(obj))
+        return
+    if obj.zone != zone:
+        ctx.report(
+            RULE,
+            f"{shown}, but the lines above put it {where_is(state, obj)}",
+            place.zone.span,
+            related=ctx.where(obj),
+        )
+        return
+    if place.player is not None:
+        role, holder = holder_of(obj, zone)
+        if holder is not None and holder != place.player.name:
+            ctx.report(
+                RULE,
+                f"{shown}, but its {role} is {holder}",
+                place.player.span,
+                related=ctx.where(obj),
+            )
+    if zone == "library" and place.position is not None:
+        _check_position(ctx, statement, obj)
+    if zone == "battlefield" and obj.tapped != (statement.tapped is not None):
+        state_word = "tapped" if obj.tapped else "untapped"
+        fix = "add `tapped`" if obj.tapped else "leave out `tapped`"
+        ctx.report(
+            RULE,
+            f"{obj.label()} is {state_word} after the lines above: {fix}",
+            statement.tapped.span if statement.tapped is not None else place.span,
+            related=ctx.where(obj),
+        )
+    _check_counters(ctx, statement, obj)
+
+
+def _name(place: t.Place) -> str | None:
+    return place.player.name if place.player is not None else None
+
+
+def _check_position(ctx: Context, statement: t.SnapshotObject, obj: GameObject) -> None:
+    position = statement.place.position
+    assert position is not None
+    tracked = library_position(ctx.state, obj)
+    if tracked is None:
+        return  # an untracked position: the keyframe tells more than the lines, not less
+    player = ctx.state.player(obj.owner or "")
+    assert player is not None
+    library = player.library
+    end, index = position.end.value, position.index
+    positions = library.top if end == "top" else library.bottom
+    if index <= len(positions) and positions[index - 1] == obj.number:
+        return
+    other = library.bottom if end == "top" else library.top
+    size = library.size
+    if (
+        size is not None
+        and 1 <= size - index + 1 <= len(other)
+        and other[size - index] == obj.number
+    ):
+        return
+    ctx.report(
+        RULE,
+        f"the keyframe shows {obj.label()} at {end} {index} of {player.name}'s library, "
+        f"but the lines above put it at {tracked}",
+        position.end.span,
+        related=ctx.where(obj),
+    )
+
+
+def _check_counters(ctx: Context, statement: t.SnapshotObject, obj: GameObject) -> None:
+    listed: dict[str, int] = {}
+    spans: dict[str, t.Span] = {}
+    for count, kind in statement.counters:
+        listed[kind.value] = listed.get(kind.value, 0) + count.value
+        spans[kind.value] = t.Span(count.span.start, kind.span.end)
+    have = dict(obj.counters)
+    for kind in sorted(set(listed) | set(have)):
+        shown, rebuilt = listed.get(kind, 0), have.get(kind, 0)
+        if shown == rebuilt:
+            continue
+        ctx.report(
+            RULE,
+            f"the keyframe gives {obj.label()} {shown} {kind} counter{'s' if shown != 1 else ''}, "
+            f"but the lines above leave it with {rebuilt}",
+            spans.get(kind, statement.place.span),
+            related=ctx.where(obj),
+        )
+
+
+@RULE.on(t.SnapshotPlayer)
+def check_player(ctx: Context, statement: t.Statement) -> None:
+    assert isinstance(statement, t.SnapshotPlayer)
+    state = ctx.state
+    if not _comparing(state):
+        return
+    player = state.player(statement.subject.name)
+    if player is None:
+        return
+    value = statement.value.value
+    field = statement.verb.value
+    if field == "life":
+        rebuilt: int | None = player.life
+        what = "life"
+    elif field == "library":
+        rebuilt = player.library.size
+        what = "library cards"
+    else:
+        assert statement.counter is not None
+        rebuilt = player.counter(statement.counter.value)
+        what = f"{statement.counter.value} counters"
+    if rebuilt is None or rebuilt == value:
+        return
+    ctx.report(
+        RULE,
+        f"the keyframe gives {player.name} {value} {what}, but the lines above leave {rebuilt}",
+        statement.value.span,
+    )
+
+
+@RULE.on(t.Marker)
+def check_end(ctx: Context, statement: t.Statement) -> None:
+    state = ctx.state
+    if statement.verb.value != "end" or not _comparing(state):
+        return
+    for obj in sorted(state.objects.values(), key=lambda o: o.number):
+        if obj.zone not in _LISTED_ZONES or obj.number in state.keyframe_seen:
+            continue
+        ctx.report(
+            RULE,
+            f"the keyframe leaves out {obj.label()}, which the lines above put "
+            f"{where_is(state, obj)}; a keyframe lists every tracked object",
+            statement.verb.span,
+            related=ctx.where(obj),
+        )
+    listed = state.keyframe_players
+    for player in state.players:
+        if state.declared and player.name not in state.declared:
+            continue  # N102 reports the name
+        for key, words, entry in _player_facts(player):
+            if (player.name, key) not in listed:
+                ctx.report(
+                    RULE,
+                    f"the keyframe leaves out {player.name}'s {words}: add "
+                    f'`"{player.name}" {entry}`',
+                    statement.verb.span,
+                )
+
+
+def _player_facts(player: PlayerState) -> list[tuple[str, str, str]]:
+    """What a keyframe states about a player: (key as apply.py records it, words, entry)."""
+    facts = [("life", "life", f"life {player.life}")]
+    if player.library.size is not None:
+        facts.append(("library", "library size", f"library {player.library.size}"))
+    for kind, count in player.counters:
+        if count:
+            facts.append((f"counters {kind}", f"{kind} counters", f"counters {count} {kind}"))
+    return facts

@@ -1,0 +1,93 @@
+"""A keyframe that is not well formed.
+
+## What it flags
+- `end` with no open keyframe;
+- `keyframe` inside an open keyframe;
+- a keyframe entry (`#N ZONE ...`, `"P" life K`, `"P" library K`, `"P" counters K KIND`)
+  outside a keyframe;
+- any other statement inside a keyframe;
+- a keyframe still open at the end of the file.
+
+## Why
+A keyframe is a snapshot of the whole state between `keyframe` and `end`, made only of
+entries (decision 0019 item 8). An event inside it would change the state it describes,
+and an entry outside one looks like an event but says nothing happened.
+
+## Example
+```mtgr
+keyframe
+#22 battlefield "Alice"
+#22 tap by "Alice"
+end
+```
+
+## Use instead
+```mtgr
+#22 tap by "Alice"
+keyframe
+#22 battlefield "Alice" tapped
+end
+```
+
+## Rules basis
+- Decision 0019 item 8: after `incomplete`, `new` lines before the next keyframe introduce objects
+  where that keyframe shows them.
+- Decision 0015 item 4: `keyframe` begins a snapshot and `end` ends it; its entries may stand only
+  inside it.
+"""
+
+from mtgr.rules.context import Context, Related
+from mtgr.rules.registry import Severity, define
+from mtgr.syntax import tree as t
+
+RULE = define(
+    "F902",
+    "Keyframe structure",
+    severity=Severity.ERROR,
+    decisions=("0015.4", "0019.8"),
+    doc=__doc__,
+)
+
+_ENTRIES = (t.SnapshotObject, t.SnapshotPlayer)
+
+
+@RULE.on(t.Statement)
+def check(ctx: Context, statement: t.Statement) -> None:
+    opened = ctx.state.in_keyframe
+    where = (Related(opened, None, "keyframe opened here"),) if opened is not None else ()
+    if isinstance(statement, t.Marker) and statement.verb.value == "end":
+        if opened is None:
+            ctx.report(RULE, "`end` closes no keyframe: there is no open `keyframe` above")
+        return
+    if isinstance(statement, t.Marker) and statement.verb.value == "keyframe":
+        if opened is not None:
+            ctx.report(
+                RULE,
+                "`keyframe` inside an open keyframe: close the first one with `end`",
+                related=where,
+            )
+        return
+    if isinstance(statement, _ENTRIES):
+        if opened is None:
+            ctx.report(
+                RULE,
+                "a keyframe entry outside a keyframe: put it between `keyframe` and `end`, "
+                "or write the event that happened",
+            )
+        return
+    if opened is not None:
+        ctx.report(
+            RULE,
+            'only entries stand inside a keyframe (`#N ZONE ...`, `"P" life K`, '
+            '`"P" library K`, `"P" counters K KIND`): close it with `end` first',
+            related=where,
+        )
+
+
+@RULE.at_end
+def at_end(ctx: Context) -> None:
+    opened = ctx.state.in_keyframe
+    if opened is not None:
+        ctx.report(
+            RULE, "keyframe still open at the end of the file: close it with `end`", line=opened
+        )

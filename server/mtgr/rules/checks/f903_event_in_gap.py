@@ -1,0 +1,81 @@
+"""An event between `incomplete` and its keyframe.
+
+## What it flags
+A line between `incomplete` and the keyframe that follows it that is not a `new` line or
+a `turn`, `phase` or `step` line: a draw, a move, a cast, a life change...
+
+## Why
+`incomplete` marks a gap: what happened in it is not recorded. Until the next keyframe,
+`new` lines introduce the objects the keyframe will show, and turn, phase and step lines
+may say where the game is (decision 0019 item 8). An event there can't be checked
+against anything and the keyframe sets the state anyway: record it after the keyframe,
+or leave it out.
+
+## Example
+```mtgr
+incomplete
+#40 new card "Forest" battlefield "Alice"
+#40 tap by "Alice"
+keyframe
+#40 battlefield "Alice" tapped
+end
+```
+
+## Use instead
+```mtgr
+incomplete
+#40 new card "Forest" battlefield "Alice"
+keyframe
+#40 battlefield "Alice" tapped
+end
+```
+
+## Rules basis
+- Decision 0019 item 8: after `incomplete`, turns may be missing, and `new` lines before the next
+  keyframe introduce objects where that keyframe shows them.
+- Decision 0015 item 1: until the next keyframe only `new` lines and `turn`, `phase` and `step`
+  lines may stand.
+"""
+
+from mtgr.rules.context import Context, Related
+from mtgr.rules.registry import Severity, define
+from mtgr.rules.state import Stage
+from mtgr.syntax import tree as t
+
+RULE = define(
+    "F903",
+    "Event in a gap",
+    severity=Severity.ERROR,
+    decisions=("0015.1", "0019.8"),
+    doc=__doc__,
+)
+
+# Allowed in a gap; header lines and keyframe entries are N101's and F902's.
+_ALLOWED = (
+    t.New,
+    t.Turn,
+    t.PhaseOrStep,
+    t.Marker,
+    t.GameStart,
+    t.Header,
+    t.PlayerDeclaration,
+    t.SnapshotObject,
+    t.SnapshotPlayer,
+)
+
+
+@RULE.on(t.Statement)
+def check(ctx: Context, statement: t.Statement) -> None:
+    state = ctx.state
+    if state.stage is not Stage.GAP or state.in_keyframe is not None:
+        return
+    if isinstance(statement, _ALLOWED):
+        return
+    gap = state.gap_line
+    ctx.report(
+        RULE,
+        "between `incomplete` and its keyframe only `new` lines and turn, phase and step "
+        "lines may stand; record this event after the keyframe, or leave it out",
+        statement.verb.span,
+        related=(Related(gap, None, "the gap begins here"),) if gap is not None else (),
+    )

@@ -1,0 +1,127 @@
+"""An event with no cause that is not a turn-based action.
+
+## What it flags
+A line with no `by` that needs one: a move, a life change, counters, a reveal, a
+search or shuffle, a control change, a new token or copy, a tap, an untap outside the
+untap step, a draw outside the draw step. Turn-based actions have no cause and are not
+flagged: the active player's draw in the draw step, the untaps of the untap step, the
+cleanup step's discard from hand, a Saga's lore counter as the precombat main phase
+begins, and in the pregame the opening hands' draws (those of a player who has not kept
+yet) and the shuffles of the decks. Nor is a control change back to the owner: control
+returns without cause when the effect that took it ends (decision 0013 item 4). A
+replaced event with no cause is N104's.
+
+## Why
+Every event in a record has one cause (decisions 0001 and 0005): the object whose
+ability or effect did it (`by #N`), the player who chose to do it (`by "Alice"`,
+decision 0017), or a state-based action (`by sba`). Turn-based actions happen
+automatically and are controlled by no player (CR 703.1, 703.2), so they alone are
+written without one. Casting, playing, activating, triggering, targets, choices,
+payments, resolving, attacks, blocks and damage say who acts in their own form, and
+need no `by`.
+
+## Example
+```mtgr
+"Bob" life -3
+#16 tap
+```
+
+## Use instead
+```mtgr
+"Bob" life -3 by #5
+#16 tap by "Alice"
+```
+
+## Rules basis
+- Decision 0005 items 5 and 9, decision 0001 item 3, decision 0013 item 4.
+- CR 703.1: "Turn-based actions are game actions that happen automatically when certain steps or phases begin, or when each step and phase ends. Turn-based actions don't use the stack."
+- CR 703.2: "Turn-based actions are not controlled by any player."
+- CR 703.4c: "the active player determines which permanents they control will untap. Then they untap them all simultaneously."
+- CR 703.4d: "Immediately after the draw step begins, the active player draws a card."
+- CR 703.4f: "Immediately after a player's precombat main phase begins, that player puts a lore counter on each Saga enchantment they control with one or more chapter abilities."
+- CR 703.4n: "Immediately after the cleanup step begins, if the active player's hand contains more cards than their maximum hand size (normally seven), they discard enough cards to reduce their hand size to that number."
+- CR 103.3: "After the starting player has been determined and any additional steps performed, each player shuffles their deck so that the cards are in a random order."
+- CR 103.5: "Each player draws a number of cards equal to their starting hand size, which is normally seven."
+"""
+
+from __future__ import annotations
+
+from mtgr.rules.context import Context
+from mtgr.rules.describe import quiet
+from mtgr.rules.registry import Severity, define
+from mtgr.rules.state import GameState, Stage
+from mtgr.syntax import tree as t
+
+RULE = define(
+    "N103",
+    "Missing cause",
+    severity=Severity.ERROR,
+    decisions=("0005.9", "0005.5", "0001.3", "0013.4"),
+    cr=("703.1", "703.2", "703.4c", "703.4d", "703.4f", "703.4n", "103.3", "103.5"),
+    doc=__doc__,
+)
+
+_PREGAME = (Stage.HEADER, Stage.PREGAME)
+_PRECOMBAT_MAIN = 4  # index of the precombat main phase in STEP_ORDER
+
+
+def event_name(statement: t.Statement) -> str | None:
+    """What the line records, if it is a kind of event that has a cause; else None."""
+    if isinstance(statement, t.New):
+        return f"new {statement.what.value}" if statement.what.value in ("token", "copy") else None
+    if isinstance(statement, t.LibraryAction):
+        return statement.verb.value
+    if isinstance(statement, t.TapChange):
+        return statement.verb.value
+    kinds = (t.Move, t.Life, t.PlayerCounters, t.ObjectCounters, t.Reveal, t.Control, t.Draw)
+    return statement.verb.value if isinstance(statement, kinds) else None
+
+
+def causeless(state: GameState, statement: t.Statement) -> bool:
+    """An event written without cause: a turn-based action (CR 703.4), a step of the pregame,
+    or control going back to the owner as an effect ends."""
+    turn = state.turn
+    if isinstance(statement, t.Draw):
+        if state.stage in _PREGAME:
+            player = state.player(statement.subject.name)
+            return player is None or not player.kept  # opening hands, mulligans (103.5)
+        return turn.step == "draw" and statement.subject.name == turn.player  # 703.4d
+    if isinstance(statement, t.TapChange):
+        return statement.verb.value == "untap" and turn.step == "untap"  # 703.4c
+    if isinstance(statement, t.Move):
+        discard = statement.kind is not None and statement.kind.value == "discard"
+        to_graveyard = statement.destination.zone.value == "graveyard"
+        from_hand = statement.source.zone.value == "hand"
+        return turn.step == "cleanup" and from_hand and (discard or to_graveyard)  # 703.4n
+    if isinstance(statement, t.ObjectCounters):
+        lore = statement.counter.value == "lore" and statement.delta.value > 0
+        return lore and turn.position == _PRECOMBAT_MAIN  # 703.4f
+    if isinstance(statement, t.LibraryAction):
+        return statement.verb.value == "shuffle" and state.stage in _PREGAME  # 103.3
+    if isinstance(statement, t.Control):
+        obj = state.obj(statement.subject.number)  # control returns as an effect ends (0013.4)
+        return obj is None or obj.owner == statement.controller.name
+    return False
+
+
+@RULE.on(t.Statement)
+def check(ctx: Context, statement: t.Statement) -> None:
+    if statement.cause is not None or statement.replacements:
+        return
+    state = ctx.state
+    if quiet(ctx) or state.stage is Stage.OVER:
+        return
+    event = event_name(statement)
+    if event is None or causeless(state, statement):
+        return
+    subject = statement.subject
+    who = f"#{subject.number}" if isinstance(subject, t.ObjectRef) else f'"{subject.name}"'
+    obj = state.obj(subject.number) if isinstance(subject, t.ObjectRef) else None
+    label = obj.label() if obj is not None else who
+    ctx.report(
+        RULE,
+        f"{label} {event} has no cause: write `by #N` (the object whose ability or effect did it), "
+        '`by "Player"` (a player\'s choice) or `by sba`; only turn-based actions go without one '
+        "(decisions 0001, 0005; CR 703.1)",
+        statement.verb.span,
+    )

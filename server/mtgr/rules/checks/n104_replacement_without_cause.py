@@ -1,0 +1,68 @@
+"""A replaced event written with `replacement` but without its cause.
+
+## What it flags
+A line with `replacement #R ...` and no `by`, for an event that has a cause: a move, a
+draw, a life change, counters. Events that have no cause have none to keep and are not
+flagged: turn-based actions (the draw step's draw, the cleanup step's discard) and what a
+player does under the normal rules (a land played that enters tapped,
+`#15 play tapped replacement #15`).
+
+## Why
+A replacement effect changes an event that something else caused; the line records the
+modified event, keeps the original cause and adds the replacement (decision 0018 item
+5). Without the cause, the record loses who discarded, drew or paid, which "whenever an
+opponent discards" abilities and every later reader depend on. Turn-based actions are
+controlled by no player (CR 703.2), and casting a spell or playing a land has no cause
+under the normal rules (decision 0005 item 5): those have no cause to keep.
+
+## Example
+```mtgr
+#4 move hand -> exile as discard replacement #15
+```
+
+## Use instead
+```mtgr
+#4 move hand -> exile as discard by #18 replacement #15
+```
+
+## Rules basis
+- Decision 0018 item 5, decision 0005 items 5 and 8.
+- CR 614.6: "If an event is replaced, it never happens. A modified event occurs instead, which may in turn trigger abilities."
+- CR 703.2: "Turn-based actions are not controlled by any player."
+"""
+
+from __future__ import annotations
+
+from mtgr.rules.checks.n103_missing_cause import causeless, event_name
+from mtgr.rules.context import Context
+from mtgr.rules.describe import quiet
+from mtgr.rules.registry import Severity, define
+from mtgr.rules.state import Stage
+from mtgr.syntax import tree as t
+
+RULE = define(
+    "N104",
+    "Replacement without a cause",
+    severity=Severity.ERROR,
+    decisions=("0018.5", "0005.8", "0005.5"),
+    cr=("614.6", "703.2"),
+    doc=__doc__,
+)
+
+
+@RULE.on(t.Statement)
+def check(ctx: Context, statement: t.Statement) -> None:
+    if not statement.replacements or statement.cause is not None:
+        return
+    state = ctx.state
+    if quiet(ctx) or state.stage is Stage.OVER:
+        return
+    if event_name(statement) is None or causeless(state, statement):
+        return  # casting and playing have no cause; nor have turn-based actions
+    span = statement.replacement_keyword or statement.span
+    ctx.report(
+        RULE,
+        "a replaced event keeps its original cause: write `by C` (what caused the event before it "
+        "was replaced) before `replacement` (decision 0018 item 5, CR 614.6)",
+        span,
+    )

@@ -1,0 +1,88 @@
+"""A turn number that is not the next one.
+
+## What it flags
+A `turn N` line whose N is not one more than the previous turn's number; the first turn
+of a game is turn 1. After `incomplete`, turns may be missing, so any higher number is
+accepted there.
+
+## Why
+Turns are numbered one after the other from the starting player's first turn, extra
+turns included, so that a turn number says exactly which turn a line is in (decision
+0010). A skipped or repeated number is a missing turn, or a typo, and everything that
+lasts "until your next turn" or counts turns would be read wrong.
+
+## Example
+```mtgr
+turn 1 "Bob"
+turn 3 "Alice"
+```
+
+## Use instead
+```mtgr
+turn 1 "Bob"
+turn 2 "Alice"
+```
+
+## Rules basis
+- Decision 0010 item 1: N is one more than the previous turn's number, the first turn is 1; decision 0019 item 8: after `incomplete`, turns may be missing.
+- CR 103.8: "The starting player takes their first turn."
+- CR 500.7: "Some effects can give a player extra turns. They do this by adding the turns directly after the specified turn."
+"""
+
+from __future__ import annotations
+
+from mtgr.rules.context import Context, Related
+from mtgr.rules.registry import Severity, define
+from mtgr.rules.state import GameState, Stage
+from mtgr.syntax import tree as t
+
+RULE = define(
+    "T401",
+    "Turn number not the next one",
+    severity=Severity.ERROR,
+    decisions=("0010.1", "0019.8"),
+    cr=("103.8", "500.7"),
+    doc=__doc__,
+)
+
+
+def gap_since_last_turn(state: GameState) -> bool:
+    """An `incomplete` since the last turn line (or in this game, before the first)."""
+    return state.incomplete_at is not None and state.incomplete_at >= state.turn.moment
+
+
+@RULE.on(t.Turn)
+def check(ctx: Context, statement: t.Statement) -> None:
+    assert isinstance(statement, t.Turn)
+    state = ctx.state
+    if state.stage is Stage.OVER:
+        return
+    number = statement.number.value
+    previous = state.turn.number
+    related = (
+        (Related(state.turn.line, None, f"turn {previous} began here"),)
+        if state.turn.line is not None
+        else ()
+    )
+    if gap_since_last_turn(state):
+        if number > previous:
+            return
+        ctx.report(
+            RULE,
+            f"turn {number} after turn {previous}: turns may be missing after `incomplete`, "
+            f"but the number still goes up (turn {previous + 1} or later)",
+            statement.number.span,
+            related=related,
+        )
+        return
+    expected = previous + 1
+    if number == expected:
+        return
+    after = f"after turn {previous}" if previous else "as the first turn of the game"
+    ctx.report(
+        RULE,
+        f"turn {number} {after}: the next turn is turn {expected}; if turns were not "
+        "recorded, write `incomplete` before this line (decision 0010)",
+        statement.number.span,
+        related=related,
+    )

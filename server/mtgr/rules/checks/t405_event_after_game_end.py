@@ -1,0 +1,69 @@
+"""An event recorded after the game ended.
+
+## What it flags
+The first line after the end of a game (the last opponent conceded or lost, or a player
+won) that records something happening: a turn, a step, an object or player statement,
+a `win` for the player left. A `game N` line starts the next game of the match, and a
+keyframe may still show the final state. Only the first such line is reported: a
+missing `game N` line would otherwise mark every line below it.
+
+## Why
+A game ends immediately when a player wins, when it is a draw, or when it is restarted
+(CR 104.1). A player who concedes or loses leaves the game, and a player still in the
+game wins as soon as all their opponents have left (CR 104.2a): that win writes no line
+of its own, since it would record the same end twice (decision 0003 item 11). Nothing
+else can happen in the game afterwards.
+
+## Example
+```mtgr
+"Bob" concede
+turn 7 "Alice"
+```
+
+## Use instead
+```mtgr
+"Bob" concede
+game 2
+```
+
+## Rules basis
+- Decision 0003 item 8: `game N` starts the next game; item 10: a game ends as it ended; item 11: a player whose opponents have all left wins without a line of their own.
+- CR 104.1: "A game ends immediately when a player wins, when the game is a draw, or when the game is restarted."
+- CR 104.2a: "A player still in the game wins the game if that player's opponents have all left the game. This happens immediately and overrides all effects that would preclude that player from winning the game."
+- CR 104.3a: "A player can concede the game at any time. A player who concedes leaves the game immediately. That player loses the game."
+"""
+
+from __future__ import annotations
+
+from mtgr.rules.apply import is_event_after_end
+from mtgr.rules.context import Context, Related
+from mtgr.rules.registry import Severity, define
+from mtgr.syntax import tree as t
+
+RULE = define(
+    "T405",
+    "Event after the game ended",
+    severity=Severity.ERROR,
+    decisions=("0003.8", "0003.10", "0003.11"),
+    cr=("104.1", "104.2a", "104.3a"),
+    doc=__doc__,
+)
+
+
+@RULE.on(t.Statement)
+def check(ctx: Context, statement: t.Statement) -> None:
+    state = ctx.state
+    if state.after_end is not None or not is_event_after_end(state, statement):
+        return
+    related = (
+        (Related(state.ended_line, None, "the game ended here"),)
+        if state.ended_line is not None
+        else ()
+    )
+    ctx.report(
+        RULE,
+        f"game {state.game} is over: nothing happens in it after it ends (CR 104.1); "
+        f"remove this line, or start the next game with `game {state.game + 1}` above it",
+        statement.verb.span,
+        related=related,
+    )

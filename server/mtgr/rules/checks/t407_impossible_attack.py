@@ -1,0 +1,84 @@
+"""An attack that cannot be declared.
+
+## What it flags
+An `attack` line outside the declare attackers step, by a creature the active player
+does not control, or by a creature that is tapped.
+
+## Why
+Attackers are declared as the declare attackers step begins, as a turn-based action of
+the active player (CR 508.1): only the active player's creatures can attack, and only
+untapped ones (CR 508.1a). (Vigilance keeps an attacker untapped, `attack "P" untapped`;
+it does not let a tapped creature attack.)
+
+## Example
+```mtgr
+step declare-attackers
+#3 tap by "Bob"
+#3 attack "Alice"
+```
+
+## Use instead
+```mtgr
+step declare-attackers
+#3 attack "Alice"
+```
+
+## Rules basis
+- Decision 0012 item 1, decision 0010 item 5.
+- CR 508.1: "First, the active player declares attackers. This turn-based action doesn't use the stack."
+- CR 508.1a: "The active player chooses which creatures that they control, if any, will attack. The chosen creatures must be untapped, they can't also be battles, and each one must either have haste or have been controlled by the active player continuously since the turn began."
+"""
+
+from __future__ import annotations
+
+from mtgr.rules.context import Context
+from mtgr.rules.describe import quiet
+from mtgr.rules.registry import Severity, define
+from mtgr.rules.state import Stage
+from mtgr.syntax import tree as t
+
+RULE = define(
+    "T407",
+    "Attack not possible",
+    severity=Severity.ERROR,
+    decisions=("0012.1", "0010.5"),
+    cr=("508.1", "508.1a"),
+    doc=__doc__,
+)
+
+
+@RULE.on(t.Attack)
+def check(ctx: Context, statement: t.Statement) -> None:
+    assert isinstance(statement, t.Attack)
+    state = ctx.state
+    if quiet(ctx) or state.stage is Stage.OVER:
+        return
+    obj = state.obj(statement.subject.number)
+    if obj is None or obj.zone != "battlefield":
+        return  # unknown, or not a permanent: other rules say so
+    problems = []
+    if state.turn.step != "declare-attackers":
+        where = (
+            f"the {state.turn.step} step"
+            if state.turn.step
+            else (f"the {state.turn.phase} phase" if state.turn.phase else "no step")
+        )
+        problems.append(
+            f"attackers are declared in the declare-attackers step, not {where} (CR 508.1)"
+        )
+    controller = obj.controller or obj.owner
+    active = state.turn.player
+    if active is not None and controller is not None and controller != active:
+        problems.append(
+            f'it is controlled by "{controller}", not by the active player "{active}" (CR 508.1a)'
+        )
+    if obj.tapped:
+        problems.append("it is tapped, and attackers must be untapped (CR 508.1a)")
+    if not problems:
+        return
+    ctx.report(
+        RULE,
+        f"{obj.label()} cannot attack: " + "; ".join(problems),
+        statement.verb.span,
+        related=ctx.where(obj),
+    )

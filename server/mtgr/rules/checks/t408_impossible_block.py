@@ -1,0 +1,87 @@
+"""A block that cannot be declared.
+
+## What it flags
+A `block` line outside the declare blockers step, by a creature the active player
+controls, by a tapped creature, or blocking a creature that is not attacking.
+
+## Why
+Blockers are declared as the declare blockers step begins, by the defending player
+(CR 509.1): the active player's creatures do not block, a blocker must be untapped, and
+each blocker blocks a creature that is attacking (CR 509.1a).
+
+## Example
+```mtgr
+step declare-blockers
+#40 block #3
+```
+
+## Use instead
+```mtgr
+step declare-attackers
+#3 attack "Alice"
+step declare-blockers
+#40 block #3
+```
+
+## Rules basis
+- Decision 0012 item 2, decision 0010 item 5.
+- CR 509.1: "First, the defending player declares blockers. This turn-based action doesn't use the stack."
+- CR 509.1a: "The defending player chooses which creatures they control, if any, will block. The chosen creatures must be untapped and they can't also be battles. For each of the chosen creatures, the defending player chooses one creature for it to block that's attacking that player, a planeswalker they control, or a battle they protect."
+"""
+
+from __future__ import annotations
+
+from mtgr.rules.context import Context
+from mtgr.rules.describe import quiet
+from mtgr.rules.registry import Severity, define
+from mtgr.rules.state import Stage
+from mtgr.syntax import tree as t
+
+RULE = define(
+    "T408",
+    "Block not possible",
+    severity=Severity.ERROR,
+    decisions=("0012.2", "0010.5"),
+    cr=("509.1", "509.1a"),
+    doc=__doc__,
+)
+
+
+@RULE.on(t.Block)
+def check(ctx: Context, statement: t.Statement) -> None:
+    assert isinstance(statement, t.Block)
+    state = ctx.state
+    if quiet(ctx) or state.stage is Stage.OVER:
+        return
+    blocker = state.obj(statement.subject.number)
+    if blocker is None or blocker.zone != "battlefield":
+        return  # unknown, or not a permanent: other rules say so
+    problems = []
+    if state.turn.step != "declare-blockers":
+        where = (
+            f"the {state.turn.step} step"
+            if state.turn.step
+            else (f"the {state.turn.phase} phase" if state.turn.phase else "no step")
+        )
+        problems.append(
+            f"blockers are declared in the declare-blockers step, not {where} (CR 509.1)"
+        )
+    controller = blocker.controller or blocker.owner
+    active = state.turn.player
+    if active is not None and controller == active:
+        problems.append(
+            f'it is controlled by the active player "{active}", who does not block (CR 509.1)'
+        )
+    if blocker.tapped:
+        problems.append("it is tapped, and blockers must be untapped (CR 509.1a)")
+    attacker = state.obj(statement.blocked.number)
+    if attacker is not None and not attacker.attacking:
+        problems.append(f"{attacker.label()} is not attacking (CR 509.1a)")
+    if not problems:
+        return
+    ctx.report(
+        RULE,
+        f"{blocker.label()} cannot block: " + "; ".join(problems),
+        statement.verb.span,
+        related=ctx.where(blocker),
+    )

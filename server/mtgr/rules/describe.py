@@ -1,0 +1,90 @@
+"""Shared wording and small facts for the rules in `rules/checks/`: where an object is, in
+words, and when a line is in a part of the file where object checks stay quiet."""
+
+from __future__ import annotations
+
+from mtgr.rules.context import Context
+from mtgr.rules.state import GONE, GameObject, GameState, ObjectKind, Stage
+from mtgr.syntax import tree as t
+
+# The zone an `as` kind moves from (CR 701.9a, 701.21a, 701.8a, 701.17a).
+KIND_SOURCE = {
+    "discard": "hand",
+    "sacrifice": "battlefield",
+    "destroy": "battlefield",
+    "mill": "library",
+}
+
+
+def quiet(ctx: Context) -> bool:
+    """In a gap or inside a keyframe, events are F902/F903's: other object checks stay quiet."""
+    return ctx.state.stage is Stage.GAP or ctx.state.in_keyframe is not None
+
+
+def possessive(name: str | None) -> str:
+    return f"{name}'s" if name else "its owner's"
+
+
+def holder_of(obj: GameObject, zone: str) -> tuple[str, str | None]:
+    """The player a place names for an object (decision 0006 item 2): the controller on the
+    battlefield, a copy's controller, otherwise the owner."""
+    if zone == "battlefield" or obj.kind is ObjectKind.COPY:
+        return "controller", obj.controller
+    return "owner", obj.owner
+
+
+def library_position(state: GameState, obj: GameObject) -> str | None:
+    """`top 2` or `bottom 1` for a tracked library card, None for an untracked one."""
+    player = state.player(obj.owner or "")
+    if player is None:
+        return None
+    if obj.number in player.library.top:
+        return f"top {player.library.top.index(obj.number) + 1}"
+    if obj.number in player.library.bottom:
+        return f"bottom {player.library.bottom.index(obj.number) + 1}"
+    return None
+
+
+def where_is(state: GameState, obj: GameObject) -> str:
+    """Where an object is, in words: "in Alice's hand", "on the battlefield"."""
+    zone = obj.zone
+    if zone == GONE:
+        return "no longer in the game" if obj.gone_by is None else "untracked"
+    if zone in ("battlefield", "stack"):
+        who = f" under {obj.controller}'s control" if obj.controller else ""
+        return f"on the {zone}{who}"
+    if zone == "library":
+        position = library_position(state, obj)
+        return f"in {possessive(obj.owner)} library" + (f" ({position})" if position else "")
+    if zone in ("hand", "graveyard"):
+        return f"in {possessive(obj.owner)} {zone}"
+    if zone == "command":
+        return "in the command zone"
+    return f"in {zone}"
+
+
+def from_zone(zone: str) -> str:
+    """Where a card leaves from, in words: "from a hand", "from the battlefield"."""
+    if zone in ("battlefield", "stack"):
+        return f"from the {zone}"
+    if zone == "command":
+        return "from the command zone"
+    if zone == "exile":
+        return "from exile"
+    return f"from a {zone}"
+
+
+def in_zone(zone: str, player: str | None = None) -> str:
+    """A zone as a line names it, in words: "in hand", "in Bob's graveyard", "on the stack"."""
+    if zone in ("battlefield", "stack"):
+        return f"on the {zone}"
+    if zone == "command":
+        return "in the command zone"
+    if zone == "exile":
+        return "in exile"
+    return f"in {player}'s {zone}" if player else f"in {zone}"
+
+
+def player_names(statement: t.Statement) -> list[t.PlayerRef]:
+    """Every player the line names, in the order written."""
+    return list(statement.players)
