@@ -153,6 +153,19 @@ def test_every_fix_removes_its_diagnostic_and_adds_none(name: str) -> None:
     assert _all_fixes_hold(BASE + faulty) >= 2
 
 
+def test_d801_moves_a_result_written_too_late_rather_than_adding_another() -> None:
+    late = (
+        '#6 cast\n#6 target "Bob"\n#6 resolve\n#6 damage 2 -> "Bob"\n#2 cast\n"Bob" life -2 by #6\n'
+    )
+    text = BASE + late
+    found = [d for d in check_text(text) if d.code == "D801"]
+    assert len(found) == 1
+    offered = fixes(_document(text), "D801", found[0].line, found[0].span)
+    assert offered[0].title.startswith('Move `"Bob" life -2 by #6`')
+    assert apply_edits(text, offered[0].edits) == BASE + CASES["D801"][1]
+    _assert_fixed(text, found[0], apply_edits(text, offered[0].edits))
+
+
 def test_allow_extends_an_existing_list_and_an_existing_comment() -> None:
     text = BASE + '#2 "Jötun Grunt" cast // allow D801\n#4 "Dandân" cast // mine\n'
     for diagnostic in check_text(text):

@@ -10,14 +10,19 @@ Every diagnostic also gets "silence on this line" (`// allow CODE`, CR 733).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from mtgr.rules.context import Finding
+from mtgr.rules.state import GameState
+from mtgr.rules.walk import Line, end_of_file, step
 from mtgr.server.features.navigation import occurrences_in_line
 from mtgr.syntax import tree as t
+from mtgr.syntax.document import parse_line, split_lines
 
 if TYPE_CHECKING:
     from mtgr.server.app import MtgrServer
@@ -45,6 +50,14 @@ class Fix:
     code: str
     edits: tuple[Edit, ...]
     preferred: bool = False
+
+    def edits_on(self, line: int) -> list[Edit]:
+        """The edits within one line, moved to line 0: to apply them to that line alone."""
+        return [
+            Edit(0, e.start, 0, e.end, e.text)
+            for e in self.edits
+            if e.line == line and e.end_line == line
+        ]
 
 
 def quote(text: str) -> str:
@@ -173,9 +186,43 @@ def _fix_d801(doc: _Doc, line: int, span: t.Span) -> list[Fix]:
             return []
         kind = "defense" if target is not None and target.counter("defense") else "loyalty"
         result = f"#{recipient.number} counters -{amount} {kind} by #{source}"
+    later = _written_later(doc, line, statement)
+    if later is not None:  # the result is there, but too late: bring it up
+        moved = [doc.texts[later], *doc.texts[line + 1 : later]]
+        edit = Edit(line + 1, 0, later, len(doc.texts[later]), "\n".join(moved))
+        title = f"Move `{doc.texts[later].strip()}` (line {later + 1}) to straight after the damage"
+        return [Fix(title, "D801", (edit,), preferred=True)]
     end = len(doc.texts[line])
     title = f"Insert `{result}` after the damage"
     return [Fix(title, "D801", (Edit(line, end, line, end, "\n" + result),), preferred=True)]
+
+
+def _written_later(doc: _Doc, line: int, damage: t.Damage) -> int | None:
+    """A result line for this damage further down in the same turn, if the writer put one."""
+    source, amount = damage.subject.number, damage.amount.value
+    for index in range(line + 1, len(doc.lines)):
+        statement = doc.statement(index)
+        if isinstance(statement, t.Turn | t.GameStart):
+            return None
+        cause = statement.cause if statement is not None else None
+        if cause is None or not isinstance(cause.agent, t.ObjectRef):
+            continue
+        if cause.agent.number != source or statement is None:
+            continue
+        recipient = damage.recipient
+        if (
+            isinstance(statement, t.Life)
+            and isinstance(recipient, t.PlayerRef)
+            and statement.subject.name == recipient.name
+            and statement.delta.value == -amount
+        ) or (
+            isinstance(statement, t.ObjectCounters)
+            and isinstance(recipient, t.ObjectRef)
+            and statement.subject.number == recipient.number
+            and statement.delta.value == -amount
+        ):
+            return index
+    return None
 
 
 def _fix_v701(doc: _Doc, line: int, span: t.Span) -> list[Fix]:
@@ -300,13 +347,42 @@ def allow_fix(doc: _Doc, code: str, line: int) -> Fix:
 
 
 def fixes(document: OpenDocument, code: str, line: int, span: t.Span) -> list[Fix]:
-    """Every fix for one diagnostic: the specific ones first, then silencing it."""
+    """Every fix for one diagnostic: the specific ones first, then silencing it.
+
+    A specific fix is offered only when re-checking the text it leaves shows one finding
+    of its code fewer and no other new one: a fix that would trade one error for another
+    (a life line that a later keyframe contradicts) is worse than none.
+    """
     doc = _Doc(document)
     if not 0 <= line < len(doc.lines):
         return []
     fixer = _FIXERS.get(code)
-    found = fixer(doc, line, span) if fixer is not None else []
-    return [*found, allow_fix(doc, code, line)]
+    found = [f for f in (fixer(doc, line, span) if fixer is not None else []) if _holds(doc, f)]
+    silence = allow_fix(doc, code, line)
+    if code not in parse_line(apply_edits(doc.texts[line], silence.edits_on(line))).allowed:
+        return found  # e.g. after an unterminated string the comment would be part of it
+    return [*found, silence]
+
+
+def _holds(doc: _Doc, fix: Fix) -> bool:
+    first = min(e.line for e in fix.edits)
+    state = doc.document.state_before(first)
+    before = _findings_from(doc, first, doc.texts, state.snapshot())
+    fixed = split_lines(apply_edits("\n".join(doc.texts), fix.edits))
+    after = _findings_from(doc, first, fixed, state)
+    return after[fix.code] < before[fix.code] and not after - before
+
+
+def _findings_from(doc: _Doc, first: int, texts: Sequence[str], state: GameState) -> Counter[str]:
+    """The codes found from line `first` to the end, walking on from the state before it."""
+    allowed = {line.id: line.parsed.allowed for line in doc.lines[:first]}
+    emitted: list[Finding] = []
+    for i, text in enumerate(texts[first:]):
+        line = Line(-10 - i, parse_line(text))  # ids that no real line has
+        allowed[line.id] = line.parsed.allowed
+        state = step(state, line, emitted)
+    emitted.extend(end_of_file(state))
+    return Counter(f.code for f in emitted if f.line in allowed and f.code not in allowed[f.line])
 
 
 # ---- the LSP side ----------------------------------------------------------------------

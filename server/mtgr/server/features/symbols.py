@@ -170,8 +170,37 @@ def document_symbols(document: OpenDocument) -> list[types.DocumentSymbol]:
     return [convert(b) for b in blocks(document.document.texts, document.document.lines)]
 
 
+def flat_symbols(document: OpenDocument) -> list[types.SymbolInformation]:
+    """For clients without hierarchical symbols: each block, named with its container."""
+    found: list[types.SymbolInformation] = []
+
+    def add(block: Block, container: str | None) -> None:
+        found.append(
+            types.SymbolInformation(
+                name=block.name,
+                kind=_KINDS[block.kind],
+                location=types.Location(uri=document.uri, range=block_range(document, block)),
+                container_name=container,
+            )
+        )
+        for child in block.children:
+            add(child, block.name)
+
+    for block in blocks(document.document.texts, document.document.lines):
+        add(block, None)
+    return found
+
+
 def register(server: MtgrServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-    def symbols(params: types.DocumentSymbolParams) -> list[types.DocumentSymbol] | None:
+    def symbols(
+        params: types.DocumentSymbolParams,
+    ) -> list[types.DocumentSymbol] | list[types.SymbolInformation] | None:
         document = server.session.get(params.text_document.uri)
-        return document_symbols(document) if document is not None else None
+        if document is None:
+            return None
+        capabilities = server.client_capabilities.text_document
+        symbol = capabilities.document_symbol if capabilities else None
+        if symbol is None or not symbol.hierarchical_document_symbol_support:
+            return flat_symbols(document)
+        return document_symbols(document)
