@@ -91,22 +91,25 @@ class Game:
             return False
         for land in lands[:amount]:
             land.tapped = True
-            self.emit(f'#{land.number} tap by "{owner}"')
+            self.emit(f"#{land.number} tap by #{land.number}")
         self.emit(f'#{spell.number} pay {cost} by "{owner}"')
         return True
 
     # -- a game
-    def play(self, game_number: int, max_lines: int) -> None:
-        """Plays until a player loses, or concedes the game once it runs past max_lines."""
+    def play(self, game_number: int, max_lines: int, previous_loser: str | None) -> str:
+        """Plays until a player loses, or concedes once past max_lines; returns the loser."""
         self.players = {name: Player(name) for name in PLAYERS}
-        if game_number > 1:
+        if previous_loser is None:
+            first, second = ("Alice", "Bob") if self.rng.random() < 0.5 else ("Bob", "Alice")
+            self.emit(f'"{first}" roll d20 {self.rng.randint(11, 20)}')
+            self.emit(f'"{second}" roll d20 {self.rng.randint(1, 10)}')
+            self.emit(f'start "{first}" by "{first}"')
+        else:
+            # the loser of the previous game chooses, and chooses to play first (CR 103.1)
             self.emit(f"game {game_number}")
-        first, second = (
-            ("Alice", "Bob") if self.rng.random() < 0.5 else ("Bob", "Alice")
-        )
-        self.emit(f'"{first}" roll d20 {self.rng.randint(11, 20)}')
-        self.emit(f'"{second}" roll d20 {self.rng.randint(1, 10)}')
-        self.emit(f'start "{first}" by "{first}"')
+            first = previous_loser
+            second = next(name for name in PLAYERS if name != first)
+            self.emit(f'start "{first}" by "{first}"')
         for name in (first, second):
             for _ in range(7):
                 self.draw(self.players[name])
@@ -118,9 +121,10 @@ class Game:
             active = self.players[first if turn % 2 else second]
             other = self.players[second if turn % 2 else first]
             if self.take_turn(turn, active, other, skip_draw=turn == 1):
-                return
+                return other.name
         behind = min(self.players.values(), key=lambda p: p.life)
         self.emit(f'"{behind.name}" concede')
+        return behind.name
 
     def take_turn(self, turn: int, active: Player, other: Player, skip_draw: bool) -> bool:
         self.emit(f'turn {turn} "{active.name}"')
@@ -299,10 +303,11 @@ def generate(lines: int, seed: int = 1) -> str:
     ]
     next_number = 1
     game_number = 0
+    loser: str | None = None
     while len(out) < lines:
         game_number += 1
         game = Game(rng, out, next_number)
-        game.play(game_number, min(len(out) + 1200, lines))
+        loser = game.play(game_number, min(len(out) + 1200, lines), loser)
         next_number = game.next_number
     return "\n".join(out) + "\n"
 
