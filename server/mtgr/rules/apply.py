@@ -43,8 +43,8 @@ def is_event_after_end(state: GameState, statement: t.Statement) -> bool:
     is one: that player won without a line of their own (decision 0003 item 11)."""
     if state.stage is not Stage.OVER:
         return False
-    quiet = (t.GameStart, t.Header, t.PlayerDeclaration, t.Marker, t.SnapshotObject, t.SnapshotPlayer)
-    return not isinstance(statement, quiet)
+    quiet = (t.GameStart, t.Header, t.PlayerDeclaration, t.Marker)
+    return not isinstance(statement, (*quiet, t.SnapshotObject, t.SnapshotPlayer))
 
 
 # ---- bookkeeping around every statement ---------------------------------------------
@@ -728,11 +728,10 @@ def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
         for e in effects
         if not (e.until == "next-turn" and _controller_of(state, e.source) == statement.player.name)
     )
-    moment = state.moment + 1
     player = statement.player.name
     if statement.cause is not None:
         normal = state.turn.normal_player  # an extra turn: the turn order goes on after it
-    elif state.incomplete_at is not None and state.incomplete_at >= state.turn.moment:
+    elif state.incomplete_since_turn or state.stage is Stage.GAP:
         normal = player  # after a gap, whoever's turn it is
     else:
         # a turn given to the wrong player (T402) does not move the turn order with it
@@ -744,7 +743,9 @@ def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
         players=players,
         objects=objects,
         effects=effects,
-        moment=moment,
+        moment=line,
+        incomplete_since_turn=False,
+        incomplete_since_step=False,
         turn=Turn(
             statement.number.value,
             statement.player.name,
@@ -752,7 +753,6 @@ def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
             -1,
             None,
             None,
-            moment=moment,
             normal_player=normal or player,
         ),
     )
@@ -781,7 +781,7 @@ def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
     index = step_index(name, is_phase, current, extra=statement.cause is not None)
     phase, step = STEP_ORDER[index]
     turn = replace(state.turn, position=index, phase=phase, step=step, repeated=index <= current)
-    state = replace(state, turn=turn, moment=state.moment + 1)
+    state = replace(state, turn=turn, moment=line, incomplete_since_step=False)
     if step == "end-of-combat" or (is_phase and name in ("main", "ending") and current >= 5):
         state = replace(
             state,
@@ -803,7 +803,8 @@ def _(statement: t.Marker, state: GameState, line: LineId) -> GameState:
             gap_line=line,
             pending_damage=(),
             searching=None,
-            incomplete_at=state.moment,
+            incomplete_since_turn=True,
+            incomplete_since_step=True,
         )
     if verb == "keyframe":
         if state.in_keyframe is not None:

@@ -57,7 +57,7 @@ class GameObject:
     counters: tuple[tuple[str, int], ...] = ()
     attacking: bool = False
     last_moved: LineId | None = None
-    entered_moment: int | None = None  # GameState.moment when it entered its current zone
+    entered_moment: LineId | None = None  # GameState.moment as it entered its current zone
     gone_by: str | None = None  # how a card went back to the untracked pool ("shuffled into ...")
 
     @property
@@ -133,7 +133,6 @@ class Turn:
     step: str | None = None
     phase: str | None = None
     starting_player_skipped_draw: bool = False
-    moment: int = 0  # GameState.moment as the turn began
     normal_player: str | None = None  # the player of the last turn that was not an extra turn
     repeated: bool = False  # the current phase or step came again (510.4, 514.3a, 500.8)
 
@@ -184,8 +183,11 @@ class GameState:
     last_entered: int | None = None  # the object whose move onto the battlefield was the last line
     ended_line: LineId | None = None
     declarations_done: bool = False
-    moment: int = 0  # bumped by every turn, phase and step line: which step an event is in
-    incomplete_at: int | None = None  # the moment of the last `incomplete`
+    # which step an event is in: the last turn, phase or step line (-1 before the first; a
+    # line id, not a count, so that an edit above leaves the states below equal)
+    moment: LineId = -1
+    incomplete_since_turn: bool = False  # an `incomplete` since the last turn line, or pregame
+    incomplete_since_step: bool = False  # an `incomplete` since the last turn, phase or step line
     rolls: tuple[tuple[str, int], ...] = ()  # pregame rolls in order (103.1), re-rolls included
     chooser: str | None = None  # the player who chose the starting player (`start ... by "Q"`)
     next_chooser: str | None = None  # who chooses in this game, from the previous one (103.1)

@@ -76,7 +76,11 @@ def walk(lines: Sequence[Line]) -> Walk:
 
 def rewalk(previous: Walk, lines: Sequence[Line], first_changed: int) -> Walk:
     """Walks again after an edit; lines before `first_changed` kept their ids and text."""
-    start, state = _resume_point(previous, lines, first_changed)
+    # Resume strictly before the changed line: it may carry the id of a line that had
+    # other lines before it (the lines deleted above it), so its old checkpoint is stale.
+    start, state = (
+        _resume_point(previous, lines, first_changed - 1) if first_changed > 0 else (0, GameState())
+    )
     kept_ids = {line.id for line in lines[:start]}
     result = Walk(
         checkpoints={k: v for k, v in previous.checkpoints.items() if k in kept_ids},

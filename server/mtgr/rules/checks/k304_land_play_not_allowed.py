@@ -25,7 +25,8 @@ phase main
 ```
 
 ## Rules basis
-- Decision 0011 item 2: legal for the active player in a main phase with an empty stack, once a turn, unless `by C` names the effect that allows another land or another zone.
+- Decision 0011 item 2: legal for the active player in a main phase with an empty stack, once a
+  turn, unless `by C` names the effect that allows another land or another zone.
 - CR 305.1: "A player who has priority may play a land card from their hand during a main phase of their turn when the stack is empty."
 - CR 305.2: "A player can normally play one land during their turn; however, continuous effects may increase this number."
 - CR 505.6b: "During either main phase, the active player may play one land card from their hand if the stack is empty, if the player has priority, and if they haven't played a land this turn (unless an effect states the player may play additional lands)."

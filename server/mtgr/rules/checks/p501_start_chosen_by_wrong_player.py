@@ -30,7 +30,9 @@ start "Alice" by "Bob"
 ```
 
 ## Rules basis
-- Decision 0009 items 2 and 3: the rolls, re-rolls for ties, and `start "P" by "Q"` with Q the roll's winner in the first game and the loser of the previous game after that; decision 0003 item 8; decision 0019 item 9: the roll's rule is CR 103.1.
+- Decision 0009 items 2 and 3: the rolls, re-rolls for ties, and `start "P" by "Q"` with Q the
+  roll's winner in the first game and the loser of the previous game after that; decision 0003 item
+  8; decision 0019 item 9: the roll's rule is CR 103.1.
 - CR 103.1: "At the start of a game, the players determine which one of them will choose who takes the first turn. In the first game of a match (including a single-game match), the players may use any mutually agreeable method (flipping a coin, rolling dice, etc.) to do so."
 - CR 103.1: "In a match of several games, the loser of the previous game chooses who takes the first turn. If the previous game was a draw, the player who made the choice in that game makes the choice in this game."
 """

@@ -26,7 +26,8 @@ start "Bob" by "Bob"
 ```
 
 ## Rules basis
-- Decision 0009 item 5: the starting player declares first, then each player who has not kept, in turn order, round after round.
+- Decision 0009 item 5: the starting player declares first, then each player who has not kept, in
+  turn order, round after round.
 - CR 103.5: "First, the starting player declares whether they will take a mulligan. Then each other player in turn order does the same. Once each player has made a declaration, all players who decided to take mulligans do so at the same time."
 - CR 103.5: "Once a player chooses not to take a mulligan, the remaining cards become that player's opening hand, and that player may not take any further mulligans. This process is then repeated until no player takes a mulligan."
 """

@@ -53,7 +53,7 @@ RULE = define(
 
 def _mismatches(state: GameState) -> list[tuple[PlayerState, int]]:
     """Players whose bottomed cards differ from what their mulligans ask, with that number."""
-    if state.incomplete_at is not None or state.stage is not Stage.PREGAME:
+    if state.incomplete_since_turn or state.stage is not Stage.PREGAME:
         return []
     free = 1 if len(state.players) > 2 else 0
     found = []

@@ -63,7 +63,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
     if verb not in ("keep", "mulligan") or state.stage not in (Stage.HEADER, Stage.PREGAME):
         return
-    if state.incomplete_at is not None:
+    if state.incomplete_since_turn:
         return
     player = state.player(statement.subject.name)
     if player is None or player.kept:

@@ -2,14 +2,14 @@
 
 ## What it flags
 A `turn N` line whose N is not one more than the previous turn's number; the first turn
-of a game is turn 1. After `incomplete`, turns may be missing, so any higher number is
-accepted there.
+of a game is turn 1. After `incomplete` (until the keyframe that ends the gap, and for the
+first turn line after it), turns may be missing, so any higher number is accepted there.
 
 ## Why
 Turns are numbered one after the other from the starting player's first turn, extra
 turns included, so that a turn number says exactly which turn a line is in (decision
-0010). A skipped or repeated number is a missing turn, or a typo, and everything that
-lasts "until your next turn" or counts turns would be read wrong.
+0010 item 1). A skipped or repeated number is a missing turn, or a typo, and everything
+that lasts "until your next turn" or counts turns would be read wrong.
 
 ## Example
 ```mtgr
@@ -24,7 +24,8 @@ turn 2 "Alice"
 ```
 
 ## Rules basis
-- Decision 0010 item 1: N is one more than the previous turn's number, the first turn is 1; decision 0019 item 8: after `incomplete`, turns may be missing.
+- Decision 0010 item 1: N is one more than the previous turn's number, the first turn is 1; decision
+  0019 item 8: after `incomplete`, turns may be missing.
 - CR 103.8: "The starting player takes their first turn."
 - CR 500.7: "Some effects can give a player extra turns. They do this by adding the turns directly after the specified turn."
 """
@@ -47,8 +48,9 @@ RULE = define(
 
 
 def gap_since_last_turn(state: GameState) -> bool:
-    """An `incomplete` since the last turn line (or in this game, before the first)."""
-    return state.incomplete_at is not None and state.incomplete_at >= state.turn.moment
+    """An `incomplete` since the last turn line (or in this game, before the first), or a gap
+    not yet closed by its keyframe: turns may be missing there (decision 0019 item 8)."""
+    return state.incomplete_since_turn or state.stage is Stage.GAP
 
 
 @RULE.on(t.Turn)
@@ -82,7 +84,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
     ctx.report(
         RULE,
         f"turn {number} {after}: the next turn is turn {expected}; if turns were not "
-        "recorded, write `incomplete` before this line (decision 0010)",
+        "recorded, write `incomplete` before this line (decision 0010 item 1)",
         statement.number.span,
         related=related,
     )

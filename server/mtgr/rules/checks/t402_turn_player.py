@@ -6,7 +6,8 @@ the starting player's, and each turn after it belongs to the next player in turn
 (seating order from the starting player, skipping players who have left the game) after
 the player of the last turn that was not an extra turn. A turn out of that order names
 the effect responsible as its cause, `turn N "P" by #M` (an extra turn, or the turn after
-a skipped one), and may be anyone's. After `incomplete`, any player may be next.
+a skipped one), and may be anyone's. After `incomplete` (until the keyframe that ends the
+gap, and for the first turn line after it), any player may be next.
 
 ## Why
 The starting player takes the first turn and the default turn order proceeds from them
@@ -26,7 +27,9 @@ turn 1 "Bob"
 ```
 
 ## Rules basis
-- Decision 0010 item 1: the next player in turn order after the previous turn's player, the starting player for turn 1; a turn out of that order names the effect responsible. Decision 0003 item 7: turn order is seating order from the starting player.
+- Decision 0010 item 1: the next player in turn order after the previous turn's player, the starting
+  player for turn 1; a turn out of that order names the effect responsible. Decision 0003 item 7:
+  turn order is seating order from the starting player.
 - CR 103.1: "The player chosen to take the first turn is the starting player. The game's default turn order begins with the starting player and proceeds clockwise."
 - CR 103.8: "The starting player takes their first turn."
 - CR 500.7: "Some effects can give a player extra turns. They do this by adding the turns directly after the specified turn."

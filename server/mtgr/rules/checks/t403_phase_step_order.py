@@ -53,6 +53,13 @@ RULE = define(
 )
 
 
+# Where each phase and step stands in CR 500.1 order: (is_phase, name) -> indexes.
+_PLACES: dict[tuple[bool, str], tuple[int, ...]] = {}
+for _i, (_phase, _step) in enumerate(STEP_ORDER):
+    _key = (False, _step) if _step is not None else (True, _phase)
+    _PLACES[_key] = (*_PLACES.get(_key, ()), _i)
+
+
 def _describe(index: int) -> str:
     phase, step = STEP_ORDER[index]
     if step is not None:
@@ -69,16 +76,12 @@ def check(ctx: Context, statement: t.Statement) -> None:
     turn = state.turn
     if state.stage is Stage.OVER or turn.line is None:
         return
-    if state.incomplete_at is not None and state.incomplete_at == state.moment:
+    if state.incomplete_since_step:
         return  # the first structure line after a gap
     is_phase = statement.verb.value == "phase"
     name = statement.name.value
     current = turn.position
-    candidates = [
-        i
-        for i, (phase, step) in enumerate(STEP_ORDER)
-        if ((phase == name and step is None) if is_phase else step == name)
-    ]
+    candidates = _PLACES[(is_phase, name)]
     if any(i > current for i in candidates):
         return
     if isinstance(statement.cause, t.Cause) and isinstance(statement.cause.agent, t.ObjectRef):

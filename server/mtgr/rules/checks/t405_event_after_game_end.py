@@ -27,7 +27,8 @@ game 2
 ```
 
 ## Rules basis
-- Decision 0003 item 8: `game N` starts the next game; item 10: a game ends as it ended; item 11: a player whose opponents have all left wins without a line of their own.
+- Decision 0003 item 8: `game N` starts the next game; item 10: a game ends as it ended; item 11: a
+  player whose opponents have all left wins without a line of their own.
 - CR 104.1: "A game ends immediately when a player wins, when the game is a draw, or when the game is restarted."
 - CR 104.2a: "A player still in the game wins the game if that player's opponents have all left the game. This happens immediately and overrides all effects that would preclude that player from winning the game."
 - CR 104.3a: "A player can concede the game at any time. A player who concedes leaves the game immediately. That player loses the game."

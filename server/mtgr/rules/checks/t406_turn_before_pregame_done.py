@@ -24,7 +24,8 @@ turn 1 "Bob"
 ```
 
 ## Rules basis
-- Decision 0009 item 1: the pregame, then the first `turn` line ends it; items 3 and 5: `start`, and declarations until every player has kept.
+- Decision 0009 item 1: the pregame, then the first `turn` line ends it; items 3 and 5: `start`, and
+  declarations until every player has kept.
 - CR 103.1: "The player chosen to take the first turn is the starting player."
 - CR 103.5: "Once a player chooses not to take a mulligan, the remaining cards become that player's opening hand, and that player may not take any further mulligans. This process is then repeated until no player takes a mulligan."
 - CR 103.8: "The starting player takes their first turn."
@@ -50,7 +51,7 @@ RULE = define(
 @RULE.on(t.Turn)
 def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
-    if state.turn.line is not None or state.incomplete_at is not None or state.stage is Stage.OVER:
+    if state.turn.line is not None or state.incomplete_since_turn or state.stage is Stage.OVER:
         return
     problems = []
     if state.starting_player is None:
