@@ -309,7 +309,8 @@ def _(statement: t.GameStart, state: GameState, line: LineId) -> GameState:
         perspective=state.perspective,
         headers=state.headers,
         declared=state.declared,
-        retired_numbers=state.retired_numbers | frozenset(state.objects),
+        highest_number=state.highest_number,
+        game_floor=state.highest_number,
         next_chooser=_next_chooser(state),
     )
 

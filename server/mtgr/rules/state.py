@@ -169,7 +169,11 @@ class GameState:
     starting_player: str | None = None
     start_line: LineId | None = None
     objects: dict[int, GameObject] = field(default_factory=dict)
-    retired_numbers: frozenset[int] = frozenset()  # numbers used by earlier games
+    # Numbers only increase through the file (decision 0004 item 3), so two integers say
+    # which numbers are taken: no set of every number, which an edit would make differ
+    # for the rest of the file and so stop the incremental walk from ever converging.
+    highest_number: int = 0  # the highest number introduced so far in the file
+    game_floor: int = 0  # the highest number of the earlier games
     stack: tuple[int, ...] = ()  # bottom first; stack[-1] is the top
     turn: Turn = field(default_factory=Turn)
     pending_damage: tuple[PendingDamage, ...] = ()
@@ -228,10 +232,11 @@ class GameState:
         return self.stack[-1] if self.stack else None
 
     def number_used(self, number: int) -> bool:
-        return number in self.objects or number in self.retired_numbers
+        """Taken by an object of this game, or by one of an earlier game."""
+        return number in self.objects or number <= self.game_floor
 
     def next_free_number(self) -> int:
-        return max((*self.objects, *self.retired_numbers), default=0) + 1
+        return self.highest_number + 1
 
     def turn_order(self) -> tuple[str, ...]:
         """Seating order starting with the starting player (CR 103.1, 101.4)."""
@@ -281,6 +286,8 @@ class GameState:
     # -- updates
     def with_object(self, obj: GameObject) -> GameState:
         self.objects[obj.number] = obj
+        if obj.number > self.highest_number:
+            self.highest_number = obj.number
         return self
 
     def with_player(self, player: PlayerState) -> GameState:
