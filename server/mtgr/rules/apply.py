@@ -298,8 +298,12 @@ def _(statement: t.PlayerDeclaration, state: GameState, line: LineId) -> GameSta
 
 @_apply.register
 def _(statement: t.GameStart, state: GameState, line: LineId) -> GameState:
+    # only declared players carry over: a misspelt name stays in the game it was written
+    # in (so the incremental walk converges at the next game at the latest)
     players = tuple(
-        PlayerState(p.name, deck=p.deck, library=Library(size=p.deck)) for p in state.players
+        PlayerState(p.name, deck=p.deck, library=Library(size=p.deck))
+        for p in state.players
+        if p.name in state.declared or not state.declared
     )
     return replace(
         GameState(),

@@ -19,7 +19,7 @@ from mtgr.rules.registry import checks_for, end_checks, rule
 from mtgr.rules.state import GameState, LineId
 from mtgr.syntax import tree as t
 
-CHECKPOINT_EVERY = 32
+CHECKPOINT_EVERY = 16
 
 
 @dataclass(frozen=True, slots=True)
