@@ -80,9 +80,7 @@ class Game:
         return [c for c in self.cards.values() if c.owner == owner and c.zone == zone]
 
     def untapped_lands(self, owner: str) -> list[Card]:
-        return [
-            c for c in self.zone(owner, "battlefield") if c.name in LANDS and not c.tapped
-        ]
+        return [c for c in self.zone(owner, "battlefield") if c.name in LANDS and not c.tapped]
 
     def pay(self, spell: Card, cost: str, owner: str) -> bool:
         amount = cost.count("{")
@@ -227,7 +225,9 @@ class Game:
             self.emit(f"#{target.number} move battlefield -> exile by #{card.number}")
             target.zone = "exile"
         else:
-            self.emit(f"#{target.number} move battlefield -> graveyard as destroy by #{card.number}")
+            self.emit(
+                f"#{target.number} move battlefield -> graveyard as destroy by #{card.number}"
+            )
             target.zone = "graveyard"
         target.tapped = False
         target.counters = 0

@@ -76,13 +76,17 @@ class Server:
         start = time.perf_counter()
         self.client.text_document_did_open(
             types.DidOpenTextDocumentParams(
-                text_document=types.TextDocumentItem(uri=uri, language_id="mtgr", version=0, text=text)
+                text_document=types.TextDocumentItem(
+                    uri=uri, language_id="mtgr", version=0, text=text
+                )
             )
         )
         await self.diagnostics_for(uri, 0)
         return time.perf_counter() - start
 
-    async def change(self, uri: str, version: int, edit: types.TextDocumentContentChangeEvent) -> float:
+    async def change(
+        self, uri: str, version: int, edit: types.TextDocumentContentChangeEvent
+    ) -> float:
         start = time.perf_counter()
         self.client.text_document_did_change(
             types.DidChangeTextDocumentParams(
@@ -119,18 +123,42 @@ def keystrokes(text: str, count: int, seed: int) -> list[types.TextDocumentConte
         kind = rng.choice(("type", "delete", "break"))
         here = types.Position(line=line, character=column)
         if kind == "type":
-            edits.append(types.TextDocumentContentChangePartial(range=types.Range(start=here, end=here), text="x"))
+            edits.append(
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(start=here, end=here), text="x"
+                )
+            )
             after = types.Position(line=line, character=column + 1)
-            edits.append(types.TextDocumentContentChangePartial(range=types.Range(start=here, end=after), text=""))
+            edits.append(
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(start=here, end=after), text=""
+                )
+            )
         elif kind == "delete" and column < len(lines[line]):
             after = types.Position(line=line, character=column + 1)
             removed = lines[line][column]
-            edits.append(types.TextDocumentContentChangePartial(range=types.Range(start=here, end=after), text=""))
-            edits.append(types.TextDocumentContentChangePartial(range=types.Range(start=here, end=here), text=removed))
+            edits.append(
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(start=here, end=after), text=""
+                )
+            )
+            edits.append(
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(start=here, end=here), text=removed
+                )
+            )
         else:
-            edits.append(types.TextDocumentContentChangePartial(range=types.Range(start=here, end=here), text="\n"))
+            edits.append(
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(start=here, end=here), text="\n"
+                )
+            )
             next_line = types.Position(line=line + 1, character=0)
-            edits.append(types.TextDocumentContentChangePartial(range=types.Range(start=here, end=next_line), text=""))
+            edits.append(
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(start=here, end=next_line), text=""
+                )
+            )
     return edits[:count]
 
 
@@ -180,7 +208,9 @@ async def measure_open(text: str) -> tuple[float, float]:
 
 
 def ms(value: float) -> str:
-    return f"{value * 1000:.1f} ms"
+    milliseconds = value * 1000
+    # whole numbers from 100 up: "229 ms", never a figure that reads like a CR rule number
+    return f"{milliseconds:.1f} ms" if milliseconds < 100 else f"{milliseconds:.0f} ms"
 
 
 async def run(edits: int, out: Path) -> None:
@@ -191,28 +221,83 @@ async def run(edits: int, out: Path) -> None:
         runs = [await measure_open(text) for _ in range(3)]
         seconds = statistics.median(r[0] for r in runs)
         memory = max(r[1] for r in runs)
-        rows.append((f"full open, {lines:,} lines", f"{lines / seconds:,.0f} lines/s", "≥ 10,000 lines/s", f"median of 3: {ms(seconds)}"))
+        rows.append(
+            (
+                f"full open, {lines:,} lines",
+                f"{lines / seconds:,.0f} lines/s",
+                "≥ 10,000 lines/s",
+                f"median of 3: {ms(seconds)}",
+            )
+        )
         if n == 50_000:
-            rows.append(("peak memory, 50,000-line file open", f"{memory:.0f} MB", "≤ 150 MB", "VmHWM of the server process"))
+            rows.append(
+                (
+                    "peak memory, 50,000-line file open",
+                    f"{memory:.0f} MB",
+                    "≤ 150 MB",
+                    "VmHWM of the server process",
+                )
+            )
     text = texts[10_000]
     script = keystrokes(text, edits, seed=11)
     incremental = await measure_keystrokes(text, script, incremental=True)
     full = await measure_keystrokes(text, script, incremental=False)
-    rows.append(("keystroke → diagnostics (incremental), median", ms(statistics.median(incremental)), "≤ 16 ms", f"{len(script)} edits"))
-    rows.append(("keystroke → diagnostics (incremental), p95", ms(percentile(incremental, 0.95)), "≤ 50 ms", ""))
-    rows.append(("keystroke → diagnostics (full re-check), median", ms(statistics.median(full)), "", "same edits, same run"))
+    rows.append(
+        (
+            "keystroke → diagnostics (incremental), median",
+            ms(statistics.median(incremental)),
+            "≤ 16 ms",
+            f"{len(script)} edits",
+        )
+    )
+    rows.append(
+        (
+            "keystroke → diagnostics (incremental), p95",
+            ms(percentile(incremental, 0.95)),
+            "≤ 50 ms",
+            "",
+        )
+    )
+    rows.append(
+        (
+            "keystroke → diagnostics (full re-check), median",
+            ms(statistics.median(full)),
+            "",
+            "same edits, same run",
+        )
+    )
     ratio = statistics.median(full) / statistics.median(incremental)
-    rows.append(("incremental speed-up, median against median", f"{ratio:.0f}×", "≥ 30×", ""))
+    rows.append(
+        ("incremental speed-up, median against median", f"{ratio:.0f} times", "≥ 30 times", "")
+    )
     completion, hover = await measure_requests(text, edits, seed=13)
-    rows.append(("completion, p95", ms(percentile(completion, 0.95)), "≤ 20 ms", f"median {ms(statistics.median(completion))}"))
-    rows.append(("hover, p95", ms(percentile(hover, 0.95)), "≤ 20 ms", f"median {ms(statistics.median(hover))}"))
+    rows.append(
+        (
+            "completion, p95",
+            ms(percentile(completion, 0.95)),
+            "≤ 20 ms",
+            f"median {ms(statistics.median(completion))}",
+        )
+    )
+    rows.append(
+        (
+            "hover, p95",
+            ms(percentile(hover, 0.95)),
+            "≤ 20 ms",
+            f"median {ms(statistics.median(hover))}",
+        )
+    )
     out.write_text(report(rows), encoding="utf-8")
     print(report(rows))
 
 
 def report(rows: list[tuple[str, str, str, str]]) -> str:
     cpu = next(
-        (line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name")),
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
         platform.processor(),
     )
     lines = [

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mtgr.rules.registry import all_rules
 from mtgr.check import check_text
+from mtgr.rules.registry import all_rules
 
 CASES = Path(__file__).parent / "cases"
 EXPECT = re.compile(r"//.*\bexpect:\s*([A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)")
@@ -50,7 +50,7 @@ def test_every_code_has_an_invalid_case_and_a_near_miss_valid_case() -> None:
     invalid = " ".join(p.read_text(encoding="utf-8") for p in case_files("invalid"))
     valid_names = " ".join(p.name for p in case_files("valid"))
     for code in all_rules():
-        assert f"expect: {code}" in invalid or re.search(
-            rf"expect:[^\n]*\b{code}\b", invalid
-        ), f"no invalid case expects {code}"
+        assert f"expect: {code}" in invalid or re.search(rf"expect:[^\n]*\b{code}\b", invalid), (
+            f"no invalid case expects {code}"
+        )
         assert code.lower() in valid_names, f"no valid near-miss case named after {code}"

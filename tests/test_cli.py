@@ -83,7 +83,9 @@ def test_github_annotations(capsys, records: Path) -> None:
 
 def test_severity_override_and_off(capsys, records: Path) -> None:
     path = str(records / "sub" / "wrong.mtgr")
-    code, out, _ = run(capsys, "check", "--severity", "K301=warning", "--severity", "S001=off", path)
+    code, out, _ = run(
+        capsys, "check", "--severity", "K301=warning", "--severity", "S001=off", path
+    )
     assert code == 0
     assert out.count("\n") == 1 and "warning K301" in out
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from benchmarks.generate import generate
+
 from mtgr.check import check_text
 
 

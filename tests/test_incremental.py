@@ -73,8 +73,8 @@ SNIPPETS = [
     "resolve",
     "#9 cast\n",
     "step end\n",
-    "\n#13 tap by \"Alice\"",
-    "turn 4 \"Alice\"\n",
+    '\n#13 tap by "Alice"',
+    'turn 4 "Alice"\n',
     '"Bob" life -3 by #9\n',
     "keyframe\nend\n",
     "incomplete\n",
@@ -97,7 +97,9 @@ def edits(draw: st.DrawFn, document_lines: int = 60) -> list[tuple[int, int, int
 
 @settings(max_examples=150, deadline=None)
 @given(edits())
-def test_incremental_equals_full_after_any_edits(sequence: list[tuple[int, int, int, int, str]]) -> None:
+def test_incremental_equals_full_after_any_edits(
+    sequence: list[tuple[int, int, int, int, str]],
+) -> None:
     document = Document(GAME)
     result = walk(document.lines)
     for line, column, end_line, end_column, text in sequence:

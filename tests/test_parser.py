@@ -32,7 +32,10 @@ FORMS: dict[str, tuple[str, type]] = {
     "counters_phrase": ("#16 counters +1 luck by #16", t.ObjectCounters),
     "effect_phrase": ('#60 effect "+3/+3" on #12 until end-of-turn', t.Effect),
     "control_phrase": ('#12 control "Bob" by #61', t.Control),
-    "snapshot_object_phrase": ('#41 battlefield "Alice" tapped counters 3 loyalty', t.SnapshotObject),
+    "snapshot_object_phrase": (
+        '#41 battlefield "Alice" tapped counters 3 loyalty',
+        t.SnapshotObject,
+    ),
     "draw_phrase": ('"Alice" draw #15 "Leyline of the Void" by #8', t.Draw),
     "life_phrase": ('"Bob" life -2 by #30', t.Life),
     "player_counters_phrase": ('"Bob" counters +1 poison by #30', t.PlayerCounters),
@@ -133,9 +136,9 @@ def test_escapes_in_strings() -> None:
 
 def test_comments_blank_lines_tabs_and_trailing_spaces() -> None:
     assert parse_line("").statement is None and parse_line("").error is None
-    only_comment = parse_line("   // a note with \"quotes\"")
+    only_comment = parse_line('   // a note with "quotes"')
     assert only_comment.statement is None and only_comment.comment == t.Span(3, 26)
-    tabbed = parse_line("\t#5\ttap\tby\t\"Alice\"   ")
+    tabbed = parse_line('\t#5\ttap\tby\t"Alice"   ')
     assert isinstance(tabbed.statement, t.TapChange) and tabbed.statement.span == t.Span(1, 18)
     slash_in_string = parse_line('#5 effect "a // b" // real comment')
     assert isinstance(slash_in_string.statement, t.Effect)
@@ -173,7 +176,7 @@ def test_signed_and_unsigned_life_are_different_forms() -> None:
         "#5 attack",
         "#5 move hand -> exile as banish by #3",
         "#5 cast overdrive",
-        "#5 effect \"x\" until tomorrow",
+        '#5 effect "x" until tomorrow',
         "end end",
     ],
 )
@@ -189,7 +192,7 @@ ERRORS = [
     ("#5 move hand -> exlie", 16, 21, 'unexpected "exlie": expected a zone'),
     ("#5 movement", 3, 11, "a verb (new, move"),
     ("#5 move hand -> exile by", 24, 24, 'expected a cause: an object #N, a player "Name" or sba'),
-    ('"Bob" life 3 by #2', 13, 15, "in place of \"3\": a signed amount"),
+    ('"Bob" life 3 by #2', 13, 15, 'in place of "3": a signed amount'),
     ("foo", 0, 3, 'expected an object "#N", a player "Name" or a keyword'),
     ('#5 "Bolt cast', 3, 13, "unterminated string"),
     ("turn 3", 6, 6, "active player"),
@@ -198,8 +201,8 @@ ERRORS = [
     ('#5 cast dash by "Alice" zz', 24, 26, '"replacement"'),
     ('"Alice" roll 20', 13, 15, "a die such as d20"),
     ("#5 new thing", 7, 12, "card, hidden, token or copy"),
-    ("#5 move hand -> library top x", 28, 29, "unexpected \"x\""),
-    ("#5 effect \"x\" until tomorrow", 20, 28, "end-of-turn"),
+    ("#5 move hand -> library top x", 28, 29, 'unexpected "x"'),
+    ('#5 effect "x" until tomorrow', 20, 28, "end-of-turn"),
     ("rules 26-9-25", 6, 13, "a date such as 2026-09-25"),
     ("#5 move hand -> exile as banish", 25, 31, "discard, sacrifice, destroy or mill"),
     ('"Alice" search graveyard', 15, 24, "library"),

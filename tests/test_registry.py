@@ -24,7 +24,9 @@ def test_rule_is_complete(rule) -> None:
     assert rule.decisions, f"{rule.code} names no decision item"
     for item in rule.decisions:
         assert re.fullmatch(r"00[0-9]{2}\.[0-9]+", item), item
-    assert rule.checks or rule.end_checks or rule.code.startswith("S"), f"{rule.code} checks nothing"
+    assert rule.checks or rule.end_checks or rule.code.startswith("S"), (
+        f"{rule.code} checks nothing"
+    )
 
 
 def test_codes_are_unique_and_ordered_by_area() -> None:

@@ -64,9 +64,13 @@ def diagnostics(
     return placed
 
 
-def _place(finding: Finding, number: int, severity: Severity, index: Mapping[int, int]) -> Diagnostic:
+def _place(
+    finding: Finding, number: int, severity: Severity, index: Mapping[int, int]
+) -> Diagnostic:
     related = tuple(
-        RelatedLocation(index[r.line], r.span, r.message) for r in finding.related if r.line in index
+        RelatedLocation(index[r.line], r.span, r.message)
+        for r in finding.related
+        if r.line in index
     )
     return Diagnostic(finding.code, severity, number, finding.span, finding.message, related)
 

@@ -4,6 +4,7 @@ semantic-token highlights, through the config a user drops in from editors/nvim/
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
@@ -57,10 +58,8 @@ vim.lsp.enable('mtgr')
     try:
         yield client
     finally:
-        try:
+        with contextlib.suppress(EOFError, OSError, pynvim.NvimError):
             client.command("qall!")
-        except (EOFError, OSError, pynvim.NvimError):
-            pass
         client.close()
 
 

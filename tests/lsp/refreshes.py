@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from lsprotocol import types
 from pygls.exceptions import FeatureAlreadyRegisteredError
 from pytest_lsp import LanguageClient
@@ -19,8 +21,6 @@ def answer_refreshes(client: LanguageClient) -> list[str]:
         def refresh(params: None, method: str = method) -> None:
             asked.append(method)
 
-        try:
+        with contextlib.suppress(FeatureAlreadyRegisteredError):
             client.feature(method)(refresh)
-        except FeatureAlreadyRegisteredError:
-            pass
     return asked

@@ -2,11 +2,10 @@
 
 import sys
 
+import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
-
-import pytest
 
 
 @pytest_lsp.fixture(

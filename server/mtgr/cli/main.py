@@ -13,8 +13,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from mtgr.check import Diagnostic, check_text, diagnostics, lines_of
-from mtgr.rules.registry import Severity, all_rules, rule
 from mtgr.rules.explain import diagnostics_markdown, explain
+from mtgr.rules.registry import Severity, all_rules, rule
 from mtgr.rules.summary import render_state
 from mtgr.rules.walk import state_before, walk
 from mtgr.syntax.format import format_text
@@ -156,7 +156,10 @@ def _print(results: list[tuple[Path, list[Diagnostic]]], output: str) -> None:
                 print(f"{path}:{line}:{column}: {d.severity.value} {d.code} {d.message}")
     if output == "text":
         files = len(results)
-        print(f"{count} problem{'s' if count != 1 else ''} in {files} file{'s' if files != 1 else ''}", file=sys.stderr)
+        print(
+            f"{count} problem{'s' if count != 1 else ''} in {files} file{'s' if files != 1 else ''}",
+            file=sys.stderr,
+        )
 
 
 def _json(path: Path, d: Diagnostic) -> dict[str, object]:
@@ -168,9 +171,7 @@ def _json(path: Path, d: Diagnostic) -> dict[str, object]:
         "severity": d.severity.value,
         "code": d.code,
         "message": d.message,
-        "related": [
-            {"line": r.line + 1, "message": r.message} for r in d.related
-        ],
+        "related": [{"line": r.line + 1, "message": r.message} for r in d.related],
     }
 
 
@@ -215,7 +216,9 @@ def _state(args: argparse.Namespace) -> int:
     found = [d for d in diagnostics(lines, result) if d.line < line]
     if found:
         print()
-        print(f"{len(found)} problem{'s' if len(found) != 1 else ''} up to here (mtgr check lists them)")
+        print(
+            f"{len(found)} problem{'s' if len(found) != 1 else ''} up to here (mtgr check lists them)"
+        )
     return EXIT_CLEAN
 
 

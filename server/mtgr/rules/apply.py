@@ -11,7 +11,6 @@ from __future__ import annotations
 from functools import singledispatch
 
 from mtgr.rules.state import (
-    evolve as replace,
     GONE,
     STEP_ORDER,
     Effect,
@@ -24,6 +23,9 @@ from mtgr.rules.state import (
     PlayerState,
     Stage,
     Turn,
+)
+from mtgr.rules.state import (
+    evolve as replace,
 )
 from mtgr.syntax import tree as t
 
@@ -107,7 +109,9 @@ def _entered_by(statement: t.Statement, state: GameState) -> bool:
 # ---- objects ----------------------------------------------------------------------
 
 
-def _object(state: GameState, number: int, line: LineId, zone: str, owner: str | None) -> GameObject:
+def _object(
+    state: GameState, number: int, line: LineId, zone: str, owner: str | None
+) -> GameObject:
     """The object a line is about; created where the line says if no line introduced it."""
     obj = state.obj(number)
     if obj is not None:
@@ -255,7 +259,9 @@ def _forget_library(state: GameState, owner: str, line: LineId | None = None) ->
     return state.with_player(replace(state.player(owner) or player, library=library))
 
 
-def _counters(current: tuple[tuple[str, int], ...], kind: str, delta: int) -> tuple[tuple[str, int], ...]:
+def _counters(
+    current: tuple[tuple[str, int], ...], kind: str, delta: int
+) -> tuple[tuple[str, int], ...]:
     values = dict(current)
     values[kind] = max(0, values.get(kind, 0) + delta)
     return tuple(sorted((k, v) for k, v in values.items() if v))
@@ -439,8 +445,10 @@ def _(statement: t.New, state: GameState, line: LineId) -> GameState:
         owner = owner or _controller_of(state, statement.original.number)
     if owner is None and isinstance(statement.cause, t.Cause):
         agent = statement.cause.agent
-        owner = agent.name if isinstance(agent, t.PlayerRef) else _controller_of(
-            state, agent.number if isinstance(agent, t.ObjectRef) else None
+        owner = (
+            agent.name
+            if isinstance(agent, t.PlayerRef)
+            else _controller_of(state, agent.number if isinstance(agent, t.ObjectRef) else None)
         )
     kind = {"token": ObjectKind.TOKEN, "copy": ObjectKind.COPY}.get(what, ObjectKind.CARD)
     name = statement.card.value if statement.card else None
@@ -554,7 +562,14 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
 def _(statement: t.Play, state: GameState, line: LineId) -> GameState:
     source = statement.source.zone.value if statement.source else "hand"
     obj = _named(_object(state, statement.subject.number, line, source, None), statement.name)
-    state = _moved(state, obj, "battlefield", line, f"played from {source}", tapped=statement.tapped is not None)
+    state = _moved(
+        state,
+        obj,
+        "battlefield",
+        line,
+        f"played from {source}",
+        tapped=statement.tapped is not None,
+    )
     player = state.player(obj.owner or "")
     if player is not None:
         state = state.with_player(replace(player, lands_played=player.lands_played + 1))
@@ -611,13 +626,17 @@ def _(statement: t.Leave, state: GameState, line: LineId) -> GameState:
 
 @_apply.register
 def _(statement: t.TapChange, state: GameState, line: LineId) -> GameState:
-    obj = _named(_object(state, statement.subject.number, line, "battlefield", None), statement.name)
+    obj = _named(
+        _object(state, statement.subject.number, line, "battlefield", None), statement.name
+    )
     return state.with_object(replace(obj, tapped=statement.verb.value == "tap"))
 
 
 @_apply.register
 def _(statement: t.Attack, state: GameState, line: LineId) -> GameState:
-    obj = _named(_object(state, statement.subject.number, line, "battlefield", None), statement.name)
+    obj = _named(
+        _object(state, statement.subject.number, line, "battlefield", None), statement.name
+    )
     tapped = obj.tapped or statement.untapped is None
     return state.with_object(replace(obj, attacking=True, tapped=tapped))
 
@@ -660,7 +679,9 @@ def _cause_object(statement: t.Statement) -> int | None:
 
 @_apply.register
 def _(statement: t.ObjectCounters, state: GameState, line: LineId) -> GameState:
-    obj = _named(_object(state, statement.subject.number, line, "battlefield", None), statement.name)
+    obj = _named(
+        _object(state, statement.subject.number, line, "battlefield", None), statement.name
+    )
     kind = statement.counter.value
     delta = statement.delta.value
     state = state.with_object(replace(obj, counters=_counters(obj.counters, kind, delta)))
@@ -715,9 +736,7 @@ def _(statement: t.Effect, state: GameState, line: LineId) -> GameState:
 def _(statement: t.Control, state: GameState, line: LineId) -> GameState:
     obj = _object(state, statement.subject.number, line, "battlefield", None)
     controller = statement.controller.name
-    return state.with_object(
-        replace(obj, controller=controller)
-    )
+    return state.with_object(replace(obj, controller=controller))
 
 
 @_apply.register
@@ -790,7 +809,10 @@ def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
     if step == "end-of-combat" or (is_phase and name in ("main", "ending") and current >= 5):
         state = replace(
             state,
-            objects={n: replace(o, attacking=False) if o.attacking else o for n, o in state.objects.items()},
+            objects={
+                n: replace(o, attacking=False) if o.attacking else o
+                for n, o in state.objects.items()
+            },
             effects=tuple(e for e in state.effects if e.until != "end-of-combat"),
         )
     if step == "cleanup":
@@ -814,7 +836,9 @@ def _(statement: t.Marker, state: GameState, line: LineId) -> GameState:
     if verb == "keyframe":
         if state.in_keyframe is not None:
             return state  # a keyframe inside a keyframe (F902): the open one goes on
-        return replace(state, in_keyframe=line, keyframe_seen=frozenset(), keyframe_players=frozenset())
+        return replace(
+            state, in_keyframe=line, keyframe_seen=frozenset(), keyframe_players=frozenset()
+        )
     if state.in_keyframe is None:
         return state
     if state.stage is Stage.GAP:

@@ -33,7 +33,10 @@ def diagnostics_markdown() -> str:
         "| code | severity | title |",
         "| --- | --- | --- |",
     ]
-    out += [f"| [{r.code}](#{r.code.lower()}) | {r.severity.value} | {r.title} |" for r in rules.values()]
+    out += [
+        f"| [{r.code}](#{r.code.lower()}) | {r.severity.value} | {r.title} |"
+        for r in rules.values()
+    ]
     for found in rules.values():
         out += ["", f'<a id="{found.code.lower()}"></a>', f"## {found.code}: {found.title}", ""]
         out += [found.doc.summary, "", f"Severity: {found.severity.value}. {_basis(found)}"]

@@ -54,7 +54,11 @@ def render_state(state: GameState) -> str:
         for player in state.players:
             key = "controller" if zone == "battlefield" else "owner"
             objects = sorted(
-                (o for o in state.objects.values() if o.zone == zone and getattr(o, key) == player.name),
+                (
+                    o
+                    for o in state.objects.values()
+                    if o.zone == zone and getattr(o, key) == player.name
+                ),
                 key=lambda o: o.number,
             )
             tracked = _library_positions(player) if zone == "library" else []
@@ -74,7 +78,9 @@ def render_state(state: GameState) -> str:
 
 def _library_positions(player: PlayerState) -> list[str]:
     rows = [f"  top {i + 1}: #{n}" for i, n in enumerate(player.library.top) if n is not None]
-    rows += [f"  bottom {i + 1}: #{n}" for i, n in enumerate(player.library.bottom) if n is not None]
+    rows += [
+        f"  bottom {i + 1}: #{n}" for i, n in enumerate(player.library.bottom) if n is not None
+    ]
     return rows
 
 

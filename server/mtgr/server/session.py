@@ -103,7 +103,9 @@ class OpenDocument:
         self.version = version
 
     # -- positions
-    def to_column_position(self, position: types.Position, document: Document | None = None) -> tuple[int, int]:
+    def to_column_position(
+        self, position: types.Position, document: Document | None = None
+    ) -> tuple[int, int]:
         document = document or self.document
         line = min(max(position.line, 0), len(document) - 1)
         if position.line >= len(document):

@@ -111,8 +111,7 @@ class Document:
             ids[head] = old[head].id  # the line edited in place keeps its id
         self.texts[start:end] = texts
         self.lines[start:end] = [
-            self._line(text, line_id)
-            for text, line_id in zip(texts, ids, strict=True)
+            self._line(text, line_id) for text, line_id in zip(texts, ids, strict=True)
         ]
         return min(start + head, max(len(self.texts) - 1, 0))
 

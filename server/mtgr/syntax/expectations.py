@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-
 from dataclasses import dataclass
 from functools import cache
 
@@ -21,9 +20,7 @@ OBJECT_VERBS = (
     "new, move, identify, reveal, cast, play, activate, trigger, target, choose, pay, resolve, "
     "fizzle, countered, tap, untap, attack, block, damage, counters, effect, control"
 )
-PLAYER_VERBS = (
-    "draw, life, counters, search, shuffle, roll, mulligan, keep, concede, lose, win"
-)
+PLAYER_VERBS = "draw, life, counters, search, shuffle, roll, mulligan, keep, concede, lose, win"
 KEYWORDS = "mtgr, title, rules, player, perspective, start, game, turn, phase, step, incomplete, keyframe, end"
 
 # Rule name -> what a reader is told was expected. Rules left out are too small to name.
@@ -72,9 +69,9 @@ DESCRIPTIONS: dict[str, str] = {
     "place_player": 'a player "Name"',
     "deck_size": '"deck" and a number',
     "attack_untapped": "untapped",
-    "identify_name": 'a card name in double quotes',
+    "identify_name": "a card name in double quotes",
     "card": 'a card name in double quotes such as "Lightning Bolt"',
-    "effect_text": 'the effect\'s text in double quotes',
+    "effect_text": "the effect's text in double quotes",
     "title_text": "a title in double quotes",
     "active_player": 'the active player\'s name in double quotes such as "Alice"',
     "starting_player": 'the starting player\'s name in double quotes such as "Alice"',

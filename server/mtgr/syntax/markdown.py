@@ -19,9 +19,13 @@ def mtgr_blocks(markdown: str) -> str:
         if fence is None and match:
             fence, inside_mtgr = match.group(1), match.group(2).lower() == "mtgr"
             out.append("")
-        elif fence is not None and match and match.group(1).startswith(fence[0]) and len(
-            match.group(1)
-        ) >= len(fence) and not match.group(2):
+        elif (
+            fence is not None
+            and match
+            and match.group(1).startswith(fence[0])
+            and len(match.group(1)) >= len(fence)
+            and not match.group(2)
+        ):
             fence, inside_mtgr = None, False
             out.append("")
         else:

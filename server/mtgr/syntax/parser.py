@@ -433,7 +433,9 @@ def _form(*phrases: str) -> Callable[[_Build], _Build]:
 
 @_form("new_phrase")
 def _new(b: _Builder) -> t.Statement:
-    what = next(b.word(n) for key in ("k_card", "k_hidden", "k_token", "k_copy") for n in b.all(key))
+    what = next(
+        b.word(n) for key in ("k_card", "k_hidden", "k_token", "k_copy") for n in b.all(key)
+    )
     return t.New(
         **b.object_common(),
         what=what,

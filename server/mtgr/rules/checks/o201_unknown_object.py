@@ -46,7 +46,9 @@ _INTRODUCING = (t.New, t.AbilityOf)
 
 @RULE.on(t.Statement)
 def check(ctx: Context, statement: t.Statement) -> None:
-    if ctx.state.stage is Stage.GAP or ctx.state.in_keyframe is not None and ctx.state.stage is Stage.GAP:
+    if ctx.state.stage is Stage.GAP or (
+        ctx.state.in_keyframe is not None and ctx.state.stage is Stage.GAP
+    ):
         return
     for ref in references(statement):
         if ctx.state.obj(ref.number) is None and not ctx.state.number_used(ref.number):

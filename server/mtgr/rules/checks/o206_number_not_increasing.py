@@ -54,7 +54,9 @@ def check(ctx: Context, statement: t.Statement) -> None:
     else:
         assert isinstance(statement, t.ObjectStatement)
         ref = statement.subject
-    if state.number_used(ref.number) or state.stage is Stage.GAP and isinstance(statement, t.Draw):
+    if state.number_used(ref.number) or (
+        state.stage is Stage.GAP and isinstance(statement, t.Draw)
+    ):
         return  # O202 reports a number in use; F903 a draw in a gap
     if ref.number < state.highest_number:
         ctx.report(

@@ -17,7 +17,9 @@ if TYPE_CHECKING:
 def register(server: MtgrServer) -> None:
     @server.feature(types.INITIALIZE)
     def initialize(params: types.InitializeParams) -> None:
-        server.session.encoding = server.workspace.position_encoding or types.PositionEncodingKind.Utf16
+        server.session.encoding = (
+            server.workspace.position_encoding or types.PositionEncodingKind.Utf16
+        )
         options = params.initialization_options
         if isinstance(options, dict):
             server.session.settings = Settings.from_client(options.get("mtgr", options))
