@@ -49,7 +49,20 @@ vim.diagnostic.config({{ virtual_text = true }})
     env = {**os.environ, "TERM": "xterm-256color", "XDG_STATE_HOME": str(tmp_path / "state")}
     command = f"{nvim} --clean -n -u {init} +74 {record}"
     subprocess.run(
-        ["tmux", "-L", "mtgr-test", "new-session", "-d", "-s", "nvim", "-x", "150", "-y", "40", command],
+        [
+            "tmux",
+            "-L",
+            "mtgr-test",
+            "new-session",
+            "-d",
+            "-s",
+            "nvim",
+            "-x",
+            "150",
+            "-y",
+            "40",
+            command,
+        ],
         check=True,
         env=env,
     )

@@ -10,7 +10,7 @@ functions of (state, statement, line id), which is what makes this exact.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from mtgr.rules.apply import apply
@@ -70,8 +70,18 @@ def _syntax_finding(line: LineId, error: t.LineError) -> Finding:
 
 def walk(lines: Sequence[Line]) -> Walk:
     result = Walk()
-    _walk_from(result, lines, 0, GameState(), previous=None)
+    for _done in _walk_from(result, lines, 0, GameState(), previous=None):
+        pass
     return result
+
+
+def walk_in_steps(lines: Sequence[Line], lines_per_step: int) -> Iterator[tuple[int, Walk]]:
+    """The same walk, pausing every `lines_per_step` lines with (lines done, partial walk),
+    so that a server can report progress and answer other requests in between."""
+    result = Walk()
+    for done in _walk_from(result, lines, 0, GameState(), None, pause_every=lines_per_step):
+        yield done, result
+    yield len(lines), result
 
 
 def rewalk(previous: Walk, lines: Sequence[Line], first_changed: int) -> Walk:
@@ -86,7 +96,8 @@ def rewalk(previous: Walk, lines: Sequence[Line], first_changed: int) -> Walk:
         checkpoints={k: v for k, v in previous.checkpoints.items() if k in kept_ids},
         emitted={k: v for k, v in previous.emitted.items() if k in kept_ids},
     )
-    _walk_from(result, lines, start, state, previous, first_changed)
+    for _done in _walk_from(result, lines, start, state, previous, first_changed):
+        pass
     return result
 
 
@@ -97,9 +108,12 @@ def _walk_from(
     state: GameState,
     previous: Walk | None,
     first_changed: int = 0,
-) -> None:
+    pause_every: int = 0,
+) -> Iterator[int]:
     walked = 0
     for index in range(start, len(lines)):
+        if pause_every and walked and walked % pause_every == 0:
+            yield index
         line = lines[index]
         if previous is not None and index > first_changed:
             old = previous.checkpoints.get(line.id)

@@ -63,14 +63,18 @@ class Settings:
 
 
 class OpenDocument:
-    def __init__(self, uri: str, text: str, version: int | None, encoding: str) -> None:
+    def __init__(
+        self, uri: str, text: str, version: int | None, encoding: str, check: bool = True
+    ) -> None:
         self.uri = uri
         self.version = version
         self.encoding = encoding
         self.is_markdown = uri.lower().endswith((".md", ".markdown"))
         self.document = Document(self._visible(text))
         self.source = Document(text) if self.is_markdown else self.document
-        self.walk: Walk = walk(self.document.lines)
+        # False while a large document is first checked in steps (features/documents.py)
+        self.checked = check
+        self.walk: Walk = walk(self.document.lines) if check else Walk()
 
     def _visible(self, text: str) -> str:
         return mtgr_blocks(text) if self.is_markdown else text
@@ -83,6 +87,7 @@ class OpenDocument:
         incremental: bool = True,
     ) -> None:
         """Applies the changes in order; the checker resumes after each one (see walk.rewalk)."""
+        incremental = incremental and self.checked
         for change in changes:
             if isinstance(change, types.TextDocumentContentChangePartial):
                 start = self.to_column_position(change.range.start, self.source)
@@ -97,9 +102,11 @@ class OpenDocument:
             if incremental:
                 self.walk = rewalk(self.walk, self.document.lines, edited)
         if not incremental:
-            clear_parse_caches()
-            self.document = Document(self.document.text)
+            if self.checked:  # a measured full re-check starts cold (benchmarks/run.py)
+                clear_parse_caches()
+                self.document = Document(self.document.text)
             self.walk = walk(self.document.lines)
+            self.checked = True
         self.version = version
 
     # -- positions
@@ -156,8 +163,8 @@ class Session:
         self.settings = Settings()
         self.encoding: str = types.PositionEncodingKind.Utf16
 
-    def open(self, uri: str, text: str, version: int | None) -> OpenDocument:
-        document = OpenDocument(uri, text, version, self.encoding)
+    def open(self, uri: str, text: str, version: int | None, check: bool = True) -> OpenDocument:
+        document = OpenDocument(uri, text, version, self.encoding, check)
         self.documents[uri] = document
         return document
 

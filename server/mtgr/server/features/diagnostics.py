@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -101,7 +102,10 @@ def register(server: MtgrServer) -> None:
             identifier="mtgr", inter_file_dependencies=False, workspace_diagnostics=False
         ),
     )
-    def pull(params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+    async def pull(params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
         document = server.session.get(params.text_document.uri)
+        while document is not None and not document.checked:
+            await asyncio.sleep(0.02)  # a large document's first check is still running
+            document = server.session.get(params.text_document.uri)
         items = lsp_diagnostics(server, document) if document else []
         return types.RelatedFullDocumentDiagnosticReport(items=items)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from mtgr.rules.walk import walk_in_steps
 from mtgr.server.features import inlay_hints
 from mtgr.server.features.diagnostics import publish, publish_all
-from mtgr.server.session import Settings
+from mtgr.server.session import OpenDocument, Settings
 
 if TYPE_CHECKING:
     from mtgr.server.app import MtgrServer
@@ -39,9 +41,13 @@ def register(server: MtgrServer) -> None:
         inlay_hints.refresh(server)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(params: types.DidOpenTextDocumentParams) -> None:
-        document = params.text_document
-        publish(server, server.session.open(document.uri, document.text, document.version))
+    async def did_open(params: types.DidOpenTextDocumentParams) -> None:
+        item = params.text_document
+        large = item.text.count("\n") >= LARGE_DOCUMENT_LINES
+        document = server.session.open(item.uri, item.text, item.version, check=not large)
+        if large:
+            await check_in_steps(server, document)
+        publish(server, document)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(params: types.DidChangeTextDocumentParams) -> None:
@@ -60,6 +66,51 @@ def register(server: MtgrServer) -> None:
         server.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[])
         )
+
+
+# A document this long is first checked in steps, with progress, answering requests
+# between the steps instead of keeping the client waiting for the whole check.
+LARGE_DOCUMENT_LINES = 5000
+LINES_PER_STEP = 2000
+
+
+async def check_in_steps(server: MtgrServer, document: OpenDocument) -> None:
+    """The first check of a large document; an edit that comes first takes over."""
+    token = None
+    if _client_shows_progress(server):
+        token = f"mtgr-check-{id(document)}"
+        try:
+            await server.work_done_progress.create_async(token)
+        except Exception:  # a client that refuses the token still gets its diagnostics
+            token = None
+    name = document.uri.rsplit("/", 1)[-1]
+    if token:
+        server.work_done_progress.begin(
+            token, types.WorkDoneProgressBegin(title=f"Checking {name}", percentage=0)
+        )
+    total = max(len(document.document), 1)
+    for done, result in walk_in_steps(document.document.lines, LINES_PER_STEP):
+        if document.checked or server.session.get(document.uri) is not document:
+            break  # an edit re-checked it meanwhile, or it was closed
+        if done >= len(document.document):
+            document.walk = result
+            document.checked = True
+            break
+        if token:
+            server.work_done_progress.report(
+                token,
+                types.WorkDoneProgressReport(
+                    message=f"{done:,} of {total:,} lines", percentage=done * 100 // total
+                ),
+            )
+        await asyncio.sleep(0)
+    if token:
+        server.work_done_progress.end(token, types.WorkDoneProgressEnd())
+
+
+def _client_shows_progress(server: MtgrServer) -> bool:
+    window = server.client_capabilities.window
+    return bool(window and window.work_done_progress)
 
 
 async def refresh_settings(server: MtgrServer) -> None:
