@@ -139,3 +139,10 @@ def test_state_prints_tables(capsys, records: Path) -> None:
 def test_state_line_past_the_end(capsys, records: Path) -> None:
     code, _, err = run(capsys, "state", f"{records / 'clean.mtgr'}:99")
     assert code == 2 and "past its end" in err
+
+
+def test_allow_silences_a_checker_code_but_never_a_syntax_error() -> None:
+    from mtgr.check import check_text
+
+    text = CLEAN + "#9 tap by #1   // allow O201\n#1 movee hand -> exile   // allow S001\n"
+    assert [(d.line, d.code) for d in check_text(text)] == [(7, "S001")]

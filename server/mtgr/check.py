@@ -51,8 +51,8 @@ def diagnostics(
         number = index.get(finding.line)
         if number is None:
             continue
-        if finding.code in lines[number].parsed.allowed:
-            continue
+        if finding.code in lines[number].parsed.allowed and not finding.code.startswith("S"):
+            continue  # a line that does not parse is always reported (decision 0002 item 8)
         severity = finding.severity
         if severities and finding.code in severities:
             override = severities[finding.code]
