@@ -51,8 +51,8 @@ def diagnostics(
         number = index.get(finding.line)
         if number is None:
             continue
-        if finding.code in lines[number].parsed.allowed and not finding.code.startswith("S"):
-            continue  # a line that does not parse is always reported (decision 0002 item 8)
+        if finding.code in lines[number].parsed.allowed and silences(finding.code):
+            continue
         severity = finding.severity
         if severities and finding.code in severities:
             override = severities[finding.code]
@@ -62,6 +62,12 @@ def diagnostics(
         placed.append(_place(finding, number, severity, index))
     placed.sort(key=lambda d: (d.line, d.span.start, d.code))
     return placed
+
+
+def silences(code: str) -> bool:
+    """Whether `// allow CODE` may silence a code: not a syntax error's, since a line that
+    does not parse is always reported (decision 0002 item 8)."""
+    return not code.startswith("S")
 
 
 def _place(

@@ -4,7 +4,8 @@ A fix is worked out from the diagnostic's code and place and from the document a
 now (the rebuilt state before the line), never from the client's copy of the message,
 so a stale diagnostic gets no fix rather than a wrong one. Fixes are plain data in
 code-point columns (`Fix`, `Edit`), so tests can apply them to a text and check it again.
-Every diagnostic also gets "silence on this line" (`// allow CODE`, CR 733).
+Every checker diagnostic also gets "silence on this line" (`// allow CODE`, CR 733);
+syntax errors cannot be silenced.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from mtgr.check import silences
 from mtgr.rules.context import Finding
 from mtgr.rules.state import GameState
 from mtgr.rules.walk import Line, end_of_file, step
@@ -358,6 +360,8 @@ def fixes(document: OpenDocument, code: str, line: int, span: t.Span) -> list[Fi
         return []
     fixer = _FIXERS.get(code)
     found = [f for f in (fixer(doc, line, span) if fixer is not None else []) if _holds(doc, f)]
+    if not silences(code):
+        return found  # a line that does not parse is always reported (decision 0002 item 8)
     silence = allow_fix(doc, code, line)
     if code not in parse_line(apply_edits(doc.texts[line], silence.edits_on(line))).allowed:
         return found  # e.g. after an unterminated string the comment would be part of it
@@ -382,7 +386,11 @@ def _findings_from(doc: _Doc, first: int, texts: Sequence[str], state: GameState
         allowed[line.id] = line.parsed.allowed
         state = step(state, line, emitted)
     emitted.extend(end_of_file(state))
-    return Counter(f.code for f in emitted if f.line in allowed and f.code not in allowed[f.line])
+    return Counter(
+        f.code
+        for f in emitted
+        if f.line in allowed and (f.code not in allowed[f.line] or not silences(f.code))
+    )
 
 
 # ---- the LSP side ----------------------------------------------------------------------
