@@ -117,6 +117,13 @@ class Token:
 # ---- statements -------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class _References:
+    all: tuple[ObjectRef | PlayerRef, ...]
+    players: tuple[PlayerRef, ...]
+    objects: tuple[ObjectRef, ...]
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Statement:
     verb: Word
@@ -124,27 +131,33 @@ class Statement:
     cause: Cause | None = None
     replacements: tuple[ObjectRef, ...] = ()
     replacement_keyword: Span | None = None
-    # the objects and players the line names, in the order written; computed once
-    # a statement (statements are shared by equal lines and reused by every walk)
-    _references: tuple[tuple[ObjectRef | PlayerRef, ...]] | None = field(
-        default=None, init=False, repr=False, compare=False
-    )
+    # the objects and players the line names, in the order written; computed once a
+    # statement (statements are shared by equal lines and reused by every walk)
+    _references: _References | None = field(default=None, init=False, repr=False, compare=False)
+
+    def _named(self) -> _References:
+        cached = self._references
+        if cached is None:
+            found = _collect_references(self)
+            cached = _References(
+                found,
+                tuple(r for r in found if isinstance(r, PlayerRef)),
+                tuple(r for r in found if isinstance(r, ObjectRef)),
+            )
+            object.__setattr__(self, "_references", cached)
+        return cached
 
     @property
     def references(self) -> tuple[ObjectRef | PlayerRef, ...]:
-        cached = self._references
-        if cached is None:
-            cached = (_collect_references(self),)
-            object.__setattr__(self, "_references", cached)
-        return cached[0]
+        return self._named().all
 
     @property
     def players(self) -> tuple[PlayerRef, ...]:
-        return tuple(r for r in self.references if isinstance(r, PlayerRef))
+        return self._named().players
 
     @property
     def objects(self) -> tuple[ObjectRef, ...]:
-        return tuple(r for r in self.references if isinstance(r, ObjectRef))
+        return self._named().objects
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
