@@ -62,31 +62,17 @@ def check(ctx: Context, statement: t.Statement) -> None:
 
 
 def references(statement: t.Statement) -> list[t.ObjectRef]:
-    """Object numbers the line expects to exist already."""
-    refs: list[t.ObjectRef] = []
-    if isinstance(statement, t.ObjectStatement) and not isinstance(statement, _INTRODUCING):
-        refs.append(statement.subject)
-    if statement.cause is not None and isinstance(statement.cause.agent, t.ObjectRef):
-        refs.append(statement.cause.agent)
-    refs.extend(statement.replacements)
-    for name in ("original", "source", "on", "blocked"):
-        value = getattr(statement, name, None)
-        if isinstance(value, t.ObjectRef):
-            refs.append(value)
-    for name in ("targets", "choices"):
-        refs.extend(v for v in getattr(statement, name, ()) if isinstance(v, t.ObjectRef))
-    for name in ("recipient", "defender"):
-        value = getattr(statement, name, None)
-        if isinstance(value, t.ObjectRef):
-            refs.append(value)
+    """Object numbers the line expects to exist already: every one it names, but the one
+    it introduces (`new`, `activate of`, `trigger of`, a draw's card)."""
+    introduced = None
+    if isinstance(statement, _INTRODUCING):
+        introduced = statement.subject
+    elif isinstance(statement, t.Draw):
+        introduced = statement.drawn
     seen: set[int] = set()
     unique = []
-    for ref in refs:
-        if ref.number not in seen and not _is_subject_draw(statement, ref):
+    for ref in statement.objects:
+        if ref is not introduced and ref.number not in seen:
             seen.add(ref.number)
             unique.append(ref)
     return unique
-
-
-def _is_subject_draw(statement: t.Statement, ref: t.ObjectRef) -> bool:
-    return isinstance(statement, t.Draw) and statement.drawn is ref
