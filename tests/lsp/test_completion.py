@@ -8,33 +8,13 @@ import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from records import OPENING
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-GAME = """\
-mtgr 0.4
-player "Alice" deck 60
-player "Bob" deck 60
-perspective "Alice"
-"Alice" roll d20 6
-"Bob" roll d20 17
-start "Bob" by "Bob"
-"Bob" draw #1
-"Bob" draw #2
-"Alice" draw #8 "Æther Vial"
-"Alice" draw #9 "Leyline of the Void"
-"Alice" draw #10 "Jötun Grunt"
-"Bob" keep
-"Alice" keep
-#9 move hand -> battlefield by #9
-turn 1 "Bob"
-step upkeep
-step draw
-"Bob" draw #3
-phase main
-#1 "Thoughtseize" cast
-#1 target "Alice"
-#1 resolve
+GAME = (
+    OPENING
+    + """\
 #8 move hand -> exile as discard by #1 replacement #9
 "Bob" life -2 by #1
 turn 2 "Alice"
@@ -43,6 +23,7 @@ step draw
 "Alice" draw #11 "Dandân"
 phase main
 """
+)
 LINES = GAME.splitlines()
 AFTER_CAST = 21  # lines up to `#1 "Thoughtseize" cast`: #1 is on the stack
 _uris = itertools.count()

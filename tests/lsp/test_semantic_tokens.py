@@ -8,34 +8,14 @@ import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from records import OPENING
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 URI = "file:///tmp/semantic-tokens.mtgr"
-GAME = """\
-mtgr 0.4
-player "Alice" deck 60
-player "Bob" deck 60
-perspective "Alice"
-"Alice" roll d20 6
-"Bob" roll d20 17
-start "Bob" by "Bob"
-"Bob" draw #1
-"Bob" draw #2
-"Alice" draw #8 "Æther Vial"
-"Alice" draw #9 "Leyline of the Void"
-"Alice" draw #10 "Jötun Grunt"
-"Bob" keep
-"Alice" keep
-#9 move hand -> battlefield by #9
-turn 1 "Bob"
-step upkeep
-step draw
-"Bob" draw #3
-phase main
-#1 "Thoughtseize" cast
-#1 target "Alice"
-#1 resolve
+GAME = (
+    OPENING
+    + """\
 #8 move hand -> exile as discard by #1 replacement #9   // CR 614.6
 "Bob" life -2 by #1
 turn 2 "Alice"
@@ -47,6 +27,7 @@ phase main
 #10 resolve -> battlefield
 #10 effect "Jötun Grunt\u2019s upkeep: \U0001d7d0 cards from a graveyard" on #10 until leaves
 """
+)
 LINES = GAME.splitlines()
 
 

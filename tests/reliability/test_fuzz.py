@@ -42,7 +42,9 @@ def test_the_corpus_passes() -> None:
 
 def test_short_fuzz_run(tmp_path: Path) -> None:
     if importlib.util.find_spec("atheris") is None:
-        pytest.skip("atheris is not installed: pip install -e '.[fuzz]' (or pip install atheris)")
+        pytest.skip(
+            "atheris is not installed: scripts/setup --test installs it (a test dependency)"
+        )
     corpus = tmp_path / "corpus"
     artifacts = tmp_path / "artifacts"
     shutil.copytree(ROOT / "fuzz" / "corpus", corpus)
