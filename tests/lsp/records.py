@@ -1,5 +1,12 @@
-"""The opening shared by the end-to-end tests' records: accented names before the
-cursor (Æther Vial, Jötun Grunt), a hidden hand, a replaced discard."""
+"""What the end-to-end tests share: the opening of their records (accented names before
+the cursor, a hidden hand, a replaced discard) and applying a server's edits as an
+editor does, in the negotiated position encoding."""
+
+from __future__ import annotations
+
+import itertools
+
+from lsprotocol import types
 
 OPENING = """\
 mtgr 0.4
@@ -26,3 +33,38 @@ phase main
 #1 target "Alice"
 #1 resolve
 """
+
+
+def column(line: str, character: int, encoding: str) -> int:
+    """A client position's character as a code-point column in `line`."""
+    units = 0
+    for index, ch in enumerate(line):
+        if units >= character:
+            return index
+        if encoding == "utf-8":
+            units += len(ch.encode("utf-8"))
+        elif encoding == "utf-16":
+            units += len(ch.encode("utf-16-le")) // 2
+        else:
+            units += 1
+    return len(line)
+
+
+def apply_edits(text: str, edits: list[types.TextEdit], encoding: str) -> str:
+    """Applies edits the way an editor does, on the text split into lines (any line end)."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    joined = "\n".join(lines)
+
+    def absolute(position: types.Position) -> int:
+        return offsets[position.line] + column(lines[position.line], position.character, encoding)
+
+    ordered = sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character))
+    for before, after in itertools.pairwise(ordered):
+        assert absolute(before.range.end) <= absolute(after.range.start), "edits overlap"
+    for edit in reversed(ordered):
+        start, end = absolute(edit.range.start), absolute(edit.range.end)
+        joined = joined[:start] + edit.new_text + joined[end:]
+    return joined

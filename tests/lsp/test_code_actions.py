@@ -17,6 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from records import apply_edits as apply_client_edits
+from records import column as client_column
 
 from mtgr.check import Diagnostic, check_text
 from mtgr.server.features.code_actions import apply_edits, fixes
@@ -210,37 +212,6 @@ async def client(lsp_client: LanguageClient, request: pytest.FixtureRequest):
     await lsp_client.shutdown_session()
 
 
-def _offset(line: str, character: int, encoding: str) -> int:
-    """A client position's character as a code-point column in `line`."""
-    units = 0
-    for column, ch in enumerate(line):
-        if units >= character:
-            return column
-        if encoding == "utf-8":
-            units += len(ch.encode("utf-8"))
-        elif encoding == "utf-16":
-            units += len(ch.encode("utf-16-le")) // 2
-        else:
-            units += 1
-    return len(line)
-
-
-def _apply(text: str, edits: list[types.TextEdit], encoding: str) -> str:
-    lines = text.split("\n")
-    offsets = [0]
-    for line in lines:
-        offsets.append(offsets[-1] + len(line) + 1)
-
-    def absolute(position: types.Position) -> int:
-        return offsets[position.line] + _offset(lines[position.line], position.character, encoding)
-
-    for edit in sorted(
-        edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True
-    ):
-        text = text[: absolute(edit.range.start)] + edit.new_text + text[absolute(edit.range.end) :]
-    return text
-
-
 def _edits(action: types.CodeAction) -> list[types.TextEdit]:
     assert action.edit is not None
     if action.edit.document_changes:
@@ -283,7 +254,7 @@ async def test_quick_fixes_through_the_server(client: LanguageClient) -> None:
     n107 = next(d for d in diagnostics if d.code == "N107")
     line = SERVED.split("\n")[n107.range.start.line]
     column = line.index('"Alice"')
-    assert _offset(line, n107.range.start.character, encoding) == column
+    assert client_column(line, n107.range.start.character, encoding) == column
     expected = {
         "N105": '#4 move hand -> graveyard "Alice" as discard by "Alice"',
         "N107": '#4 "Dandân" move hand -> graveyard as discard by "Alice"',
@@ -302,12 +273,14 @@ async def test_quick_fixes_through_the_server(client: LanguageClient) -> None:
         preferred = [a for a in actions if isinstance(a, types.CodeAction) and a.is_preferred]
         assert len(preferred) == 1
         assert preferred[0].kind == types.CodeActionKind.QuickFix
-        fixed = _apply(SERVED, _edits(preferred[0]), encoding)
+        fixed = apply_client_edits(SERVED, _edits(preferred[0]), encoding)
         assert expected[str(diagnostic.code)] in fixed
         assert str(diagnostic.code) not in {d.code for d in check_text(fixed)}
         silence = actions[-1]
         assert isinstance(silence, types.CodeAction)
-        silenced = _apply(SERVED, _edits(silence), encoding).split("\n")[line_of[diagnostic.code]]
+        silenced = apply_client_edits(SERVED, _edits(silence), encoding).split("\n")[
+            line_of[diagnostic.code]
+        ]
         assert silenced.endswith(f" // allow {diagnostic.code}")
 
 

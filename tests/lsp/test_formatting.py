@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import itertools
 import sys
 
 import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from records import apply_edits, column
 
 from mtgr.syntax.format import format_text
 
@@ -51,40 +51,6 @@ def _open(client: LanguageClient, text: str) -> None:
     )
 
 
-def _column(line: str, character: int, encoding: str) -> int:
-    units = 0
-    for column, ch in enumerate(line):
-        if units >= character:
-            return column
-        if encoding == "utf-8":
-            units += len(ch.encode("utf-8"))
-        elif encoding == "utf-16":
-            units += len(ch.encode("utf-16-le")) // 2
-        else:
-            units += 1
-    return len(line)
-
-
-def _apply(text: str, edits: list[types.TextEdit], encoding: str) -> str:
-    """Applies edits the way an editor does, on the text split into lines (any line end)."""
-    lines = text.replace("\r\n", "\n").split("\n")
-    offsets = [0]
-    for line in lines:
-        offsets.append(offsets[-1] + len(line) + 1)
-    joined = "\n".join(lines)
-
-    def absolute(position: types.Position) -> int:
-        return offsets[position.line] + _column(lines[position.line], position.character, encoding)
-
-    ordered = sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character))
-    for before, after in itertools.pairwise(ordered):
-        assert absolute(before.range.end) <= absolute(after.range.start), "edits overlap"
-    for edit in reversed(ordered):
-        start, end = absolute(edit.range.start), absolute(edit.range.end)
-        joined = joined[:start] + edit.new_text + joined[end:]
-    return joined
-
-
 @pytest.mark.parametrize(
     "text",
     [MESSY, "mtgr 0.4", "", 'turn 1 "Alice"   \n\n\n\n', "keyframe\n  end  \n", "\n\n"],
@@ -97,7 +63,7 @@ async def test_document_formatting(client: LanguageClient, text: str) -> None:
         )
     )
     assert edits is not None
-    result = _apply(text, list(edits), client.encoding)  # type: ignore[attr-defined]
+    result = apply_edits(text, list(edits), client.encoding)  # type: ignore[attr-defined]
     assert result == format_text(text)
 
 
@@ -109,7 +75,7 @@ async def test_messy_document_result_and_untouched_lines(client: LanguageClient)
         )
     )
     assert edits is not None
-    assert _apply(MESSY, list(edits), client.encoding) == (  # type: ignore[attr-defined]
+    assert apply_edits(MESSY, list(edits), client.encoding) == (  # type: ignore[attr-defined]
         "mtgr 0.4\n"
         'player "Alice" deck 60\n'
         '#1 new card "Æther Vial" hand "Alice" // known\n'
@@ -134,4 +100,4 @@ async def test_range_formatting_touches_only_the_selected_lines(client: Language
     assert [e.range.start.line for e in edits] == [2]
     assert edits[0].new_text == '#1 new card "Æther Vial" hand "Alice" // known'
     line = MESSY.split("\r\n")[2]
-    assert _column(line, edits[0].range.end.character, client.encoding) == len(line)  # type: ignore[attr-defined]
+    assert column(line, edits[0].range.end.character, client.encoding) == len(line)  # type: ignore[attr-defined]

@@ -4,7 +4,7 @@ words, and when a line is in a part of the file where object checks stay quiet."
 from __future__ import annotations
 
 from mtgr.rules.context import Context
-from mtgr.rules.state import GONE, GameObject, GameState, ObjectKind, Stage
+from mtgr.rules.state import GONE, OWNED_ZONES, GameObject, GameState, ObjectKind, Stage
 from mtgr.syntax import tree as t
 
 # The zone an `as` kind moves from (CR 701.9a, 701.21a, 701.8a, 701.17a).
@@ -88,3 +88,20 @@ def in_zone(zone: str, player: str | None = None) -> str:
 def player_names(statement: t.Statement) -> list[t.PlayerRef]:
     """Every player the line names, in the order written."""
     return list(statement.players)
+
+
+def named_owned_destination(
+    ctx: Context, statement: t.Statement
+) -> tuple[t.Place, t.PlayerRef, GameObject] | None:
+    """A move's or a leave's destination that names a player for a hand, graveyard or
+    library (N107, O205), with that player and the known object moving there."""
+    assert isinstance(statement, (t.Move, t.Leave))
+    destination = statement.destination
+    if destination is None or destination.player is None or quiet(ctx):
+        return None
+    if destination.zone.value not in OWNED_ZONES:
+        return None
+    obj = ctx.state.obj(statement.subject.number)
+    if obj is None:
+        return None
+    return destination, destination.player, obj

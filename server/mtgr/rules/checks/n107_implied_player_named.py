@@ -32,9 +32,8 @@ thing (decision 0019): leave the name out.
 """
 
 from mtgr.rules.context import Context
-from mtgr.rules.describe import quiet
+from mtgr.rules.describe import named_owned_destination
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import OWNED_ZONES
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -65,19 +64,16 @@ def check_library(ctx: Context, statement: t.Statement) -> None:
 
 @RULE.on(t.Move, t.Leave)
 def check_destination(ctx: Context, statement: t.Statement) -> None:
-    assert isinstance(statement, (t.Move, t.Leave))
-    destination = statement.destination
-    if destination is None or destination.player is None or quiet(ctx):
+    named = named_owned_destination(ctx, statement)
+    if named is None:
         return
+    destination, player, obj = named
     zone = destination.zone.value
-    if zone not in OWNED_ZONES:
-        return
-    obj = ctx.state.obj(statement.subject.number)
-    if obj is None or obj.owner != destination.player.name:
+    if obj.owner != player.name:
         return
     ctx.report(
         RULE,
         f"{obj.label()} is {obj.owner}'s, and a card only goes to its owner's {zone}: "
         f"leave out the name, `-> {zone}`",
-        destination.player.span,
+        player.span,
     )

@@ -29,9 +29,8 @@ control it; that is written with the controller's name and is not flagged.
 """
 
 from mtgr.rules.context import Context
-from mtgr.rules.describe import quiet
+from mtgr.rules.describe import named_owned_destination
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import OWNED_ZONES
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -46,20 +45,17 @@ RULE = define(
 
 @RULE.on(t.Move, t.Leave)
 def check(ctx: Context, statement: t.Statement) -> None:
-    assert isinstance(statement, (t.Move, t.Leave))
-    destination = statement.destination
-    if destination is None or destination.player is None or quiet(ctx):
+    named = named_owned_destination(ctx, statement)
+    if named is None:
         return
+    destination, player, obj = named
     zone = destination.zone.value
-    if zone not in OWNED_ZONES:
-        return
-    obj = ctx.state.obj(statement.subject.number)
-    if obj is None or obj.owner is None or obj.owner == destination.player.name:
+    if obj.owner is None or obj.owner == player.name:
         return
     ctx.report(
         RULE,
         f"{obj.label()} is {obj.owner}'s: it can only go to {obj.owner}'s {zone}, not "
-        f"{destination.player.name}'s (CR 400.3); write `-> {zone}` without a player",
-        destination.player.span,
+        f"{player.name}'s (CR 400.3); write `-> {zone}` without a player",
+        player.span,
         related=ctx.where(obj),
     )
