@@ -8,6 +8,7 @@ Whether a line was legal is for the rules in `rules/checks/`, which see the stat
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import singledispatch
 
 from mtgr.rules.state import (
@@ -33,7 +34,11 @@ from mtgr.syntax import tree as t
 def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
     first_after_end = state.after_end is None and is_event_after_end(state, statement)
     state = _before_any(state, statement)
-    state = _apply(statement, state, line)
+    kind = type(statement)
+    handler = _HANDLERS.get(kind)
+    if handler is None:  # singledispatch's own lookup costs more than the walk can spare
+        handler = _HANDLERS[kind] = _apply.dispatch(kind)
+    state = handler(statement, state, line)
     state = _after_any(state, statement)
     return replace(state, after_end=line) if first_after_end else state
 
@@ -86,9 +91,10 @@ def _ends_resolution(state: GameState, statement: t.Statement) -> bool:
 
 def _after_any(state: GameState, statement: t.Statement) -> GameState:
     entered = state.last_entered
-    keeps_entered = isinstance(statement, t.ObjectCounters) and statement.subject.number == entered
-    if not keeps_entered and not _entered_by(statement, state):
-        state = replace(state, last_entered=None)
+    if entered is not None:
+        keeps = isinstance(statement, t.ObjectCounters) and statement.subject.number == entered
+        if not keeps and not _entered_by(statement, state):
+            state = replace(state, last_entered=None)
     if state.searching and isinstance(statement, (t.Turn, t.PhaseOrStep, t.Leave)):
         state = replace(state, searching=None)
     return state
@@ -278,6 +284,9 @@ def _controller_of(state: GameState, number: int | None) -> str | None:
 @singledispatch
 def _apply(statement: t.Statement, state: GameState, line: LineId) -> GameState:
     return state
+
+
+_HANDLERS: dict[type, Callable[[t.Statement, GameState, LineId], GameState]] = {}
 
 
 @_apply.register
@@ -784,17 +793,25 @@ def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
 
 def step_index(name: str, is_phase: bool, current: int, extra: bool) -> int:
     """Where a phase or step stands in CR 500.1 order, seen from the current position."""
-    candidates = [
-        i
-        for i, (phase, step) in enumerate(STEP_ORDER)
-        if ((phase == name and step is None) if is_phase else step == name)
-    ]
+    candidates = _PLACES.get((name, is_phase), ())
     after = [i for i in candidates if i > current]
     if after and not extra:
         return after[0]
     if extra:
         return candidates[0] if not after else after[0]
     return candidates[-1]
+
+
+def _places() -> dict[tuple[str, bool], tuple[int, ...]]:
+    """(name, is a phase) -> its indices in STEP_ORDER; the main phase has two."""
+    places: dict[tuple[str, bool], tuple[int, ...]] = {}
+    for index, (phase, step) in enumerate(STEP_ORDER):
+        key = (phase, True) if step is None else (step, False)
+        places[key] = (*places.get(key, ()), index)
+    return places
+
+
+_PLACES = _places()
 
 
 @_apply.register

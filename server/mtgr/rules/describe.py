@@ -85,11 +85,6 @@ def in_zone(zone: str, player: str | None = None) -> str:
     return f"in {player}'s {zone}" if player else f"in {zone}"
 
 
-def player_names(statement: t.Statement) -> list[t.PlayerRef]:
-    """Every player the line names, in the order written."""
-    return list(statement.players)
-
-
 def named_owned_destination(
     ctx: Context, statement: t.Statement
 ) -> tuple[t.Place, t.PlayerRef, GameObject] | None:

@@ -123,14 +123,21 @@ def all_rules() -> dict[str, Rule]:
     return rules
 
 
-@cache
-def checks_for(statement_type: type) -> tuple[tuple[Rule, Check], ...]:
-    found: list[tuple[Rule, Check]] = []
-    for rule in all_rules().values():
-        for registered, check in rule.checks.items():
-            if issubclass(statement_type, registered):
-                found.append((rule, check))
-    return tuple(found)
+_CHECKS: dict[type, tuple[Check, ...]] = {}
+
+
+def checks_for(statement_type: type) -> tuple[Check, ...]:
+    """The checks of every rule registered for this statement type, in code order; a plain
+    dict, looked up on every line of every walk."""
+    found = _CHECKS.get(statement_type)
+    if found is None:
+        found = _CHECKS[statement_type] = tuple(
+            check
+            for rule in all_rules().values()
+            for registered, check in rule.checks.items()
+            if issubclass(statement_type, registered)
+        )
+    return found
 
 
 def end_checks() -> Iterator[tuple[Rule, EndCheck]]:

@@ -56,7 +56,7 @@ def step(state: GameState, line: Line, findings: list[Finding]) -> GameState:
     if statement is None:
         return state
     context = Context(state, line.id, statement, findings)
-    for _rule, check in checks_for(type(statement)):
+    for check in checks_for(type(statement)):
         check(context, statement)
     return apply(state, statement, line.id)
 

@@ -65,8 +65,10 @@ class MtgrServer(LanguageServer):
 
 
 def create_server() -> MtgrServer:
+    from mtgr.rules.registry import all_rules
     from mtgr.server.features import ALL_FEATURES
 
+    all_rules()  # import the rules while starting, not while the first document waits
     server = MtgrServer()
     for register in ALL_FEATURES:
         register(server)

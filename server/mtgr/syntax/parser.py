@@ -24,7 +24,8 @@ _ALLOW_CODE = re.compile(r"[A-Z]+[0-9]+")
 _ESCAPE = re.compile(r"\\(.)")
 # An unterminated string runs to the end of the line (keeping a last lone backslash), so
 # that no string is scanned twice: without that, `"\"\"\...` took quadratic time.
-_STRING_OR_DIGITS = re.compile(r"\"(?:[^\"\\]|\\.)*(?:(?P<close>\")|(?P<open>\\?)$)|[0-9]+")
+_STRING = re.compile(r"\"(?:[^\"\\]|\\.)*(?:(?P<close>\")|(?P<open>\\?)$)")
+_DIGITS_TO_ZERO = str.maketrans("123456789", "0" * 9)
 
 
 class _NumberTooLarge(Exception):
@@ -34,24 +35,25 @@ class _NumberTooLarge(Exception):
 
 def split_comment(line: str) -> tuple[int, int, t.Span | None]:
     """The columns of the statement part and of the `//` comment, outside strings."""
-    in_string = False
-    i = 0
     n = len(line)
     comment: t.Span | None = None
-    while i < n:
-        ch = line[i]
-        if in_string:
-            if ch == "\\":
-                i += 1
+    if "//" in line:  # most lines have no comment: nothing to scan
+        in_string = False
+        i = 0
+        while i < n:
+            ch = line[i]
+            if in_string:
+                if ch == "\\":
+                    i += 1
+                elif ch == '"':
+                    in_string = False
             elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch == "/" and line.startswith("//", i):
-            comment = t.Span(i, len(line.rstrip()))
-            n = i
-            break
-        i += 1
+                in_string = True
+            elif ch == "/" and line.startswith("//", i):
+                comment = t.Span(i, len(line.rstrip()))
+                n = i
+                break
+            i += 1
     code = line[:n]
     stripped_left = len(code) - len(code.lstrip(" \t\ufeff"))
     end = len(code.rstrip())
@@ -60,13 +62,13 @@ def split_comment(line: str) -> tuple[int, int, t.Span | None]:
 
 def _shape(text: str) -> str:
     """The line with digits and string contents masked: lines of one shape parse alike."""
-    return _STRING_OR_DIGITS.sub(_mask, text)
+    if '"' in text:
+        text = _STRING.sub(_mask, text)
+    return text.translate(_DIGITS_TO_ZERO)
 
 
 def _mask(match: re.Match[str]) -> str:
     found = match.group()
-    if found[0] != '"':
-        return "0" * len(found)
     if match.group("close") is not None:
         return '"' + "x" * (len(found) - 2) + '"'
     tail = match.group("open") or ""  # unterminated: a last lone backslash is kept
@@ -88,26 +90,24 @@ def parse_line(line: str) -> t.ParsedLine:
     """Parse one line (without its line end) into a statement or an error."""
     start, end, comment = split_comment(line)
     allowed = _allowed_codes(line, comment)
-    comment_tokens = (t.Token(comment, t.TokenKind.COMMENT),) if comment else ()
     if start >= end:
-        return t.ParsedLine(None, None, comment_tokens, comment, allowed)
+        return t.ParsedLine(None, None, comment, allowed)
     text = line[start:end]
     result = _parse_shape(_shape(text))
     if isinstance(result, Failure):
         err_start, err_end, message = format_failure(text, result)
         error = t.LineError("S001", message, t.Span(start + err_start, start + err_end))
-        return t.ParsedLine(None, error, comment_tokens, comment, allowed)
-    builder = _Builder(line, start, end, result)
+        return t.ParsedLine(None, error, comment, allowed)
     try:
-        statement = builder.statement()
+        statement = _Builder(line, start, end, result).statement()
     except _NumberTooLarge as too_large:
         error = t.LineError(
             "S002",
             f"number too large: at most {MAX_NUMBER_DIGITS} digits are allowed",
             too_large.span,
         )
-        return t.ParsedLine(None, error, comment_tokens, comment, allowed)
-    return t.ParsedLine(statement, None, (*builder.tokens, *comment_tokens), comment, allowed)
+        return t.ParsedLine(None, error, comment, allowed)
+    return t.ParsedLine(statement, None, comment, allowed, result.tokens, start)
 
 
 def _allowed_codes(line: str, comment: t.Span | None) -> frozenset[str]:
@@ -223,43 +223,68 @@ class _Plan:
     Computed once a shape; every line of that shape reads its own values through it.
     """
 
-    __slots__ = ("_shape", "parts", "phrase", "tokens", "verb")
+    __slots__ = ("_found", "_root", "_shape", "_spans", "parts", "phrase", "tokens", "verb")
 
     def __init__(self, root: Node, shape: str) -> None:
+        # The tables below are keyed by node identity: the plan keeps its whole tree alive,
+        # so that no id in them can be taken by another node.
+        self._root = root
         self.parts: dict[str, list[Node]] = {}
-        self.tokens: list[tuple[int, int, t.TokenKind]] = []
+        tokens: list[tuple[int, int, t.TokenKind]] = []
         self.verb: Node | None = None
         self.phrase = ""
         self._shape = shape
-        self._walk(root, "", inside_part=False)
-        del self._shape
+        self._spans: dict[int, tuple[int, int]] = {}
+        self._found: dict[tuple[int, str], Node | None] = {}
+        self._walk(root, "", False, tokens)
+        self.tokens: tuple[tuple[int, int, t.TokenKind], ...] = tuple(tokens)
 
-    def _walk(self, node: Node, parent: str, inside_part: bool) -> None:
+    def columns(self, node: Node) -> tuple[int, int]:
+        """A node's columns in the shape, trailing blanks trimmed; masking keeps both the
+        length and the blanks of a line, so they are the line's columns too."""
+        key = id(node)
+        found = self._spans.get(key)
+        if found is None:
+            raw = self._shape[node.start : node.end]
+            found = (node.start, node.start + len(raw.rstrip(" \t")))
+            self._spans[key] = found
+        return found
+
+    def find(self, node: Node | None, name: str) -> Node | None:
+        """The first node called `name` at or below `node`, looked up once a shape."""
+        if node is None:
+            return None
+        key = (id(node), name)
+        try:
+            return self._found[key]
+        except KeyError:
+            found = self._found[key] = _find(node, name)
+            return found
+
+    def _walk(
+        self, node: Node, parent: str, inside_part: bool, tokens: list[tuple[int, int, t.TokenKind]]
+    ) -> None:
         name = node.expr_name
         if name.endswith(("_phrase", "_header", "_statement")) and name not in _DISPATCHERS:
             self.phrase = name
         if name.startswith("v_"):
             self.verb = node
-            self._token(node, t.TokenKind.VERB)
+            tokens.append((*self.columns(node), t.TokenKind.VERB))
             return
         if name in _PART_RULES and not inside_part:
             self.parts.setdefault(name, []).append(node)
             inside_part = True
         if name.startswith("k_") or name in _WORD_TOKENS:
-            self._token(node, t.TokenKind.KEYWORD)
+            tokens.append((*self.columns(node), t.TokenKind.KEYWORD))
         elif name == "quoted":
             kind = t.TokenKind.PLAYER if parent in _PLAYER_QUOTES else t.TokenKind.STRING
-            self._token(node, kind)
+            tokens.append((*self.columns(node), kind))
         elif name in _LEAF_KINDS:
-            self._token(node, _LEAF_KINDS[name])
+            tokens.append((*self.columns(node), _LEAF_KINDS[name]))
         else:
             child_parent = name or parent
             for child in node.children:
-                self._walk(child, child_parent, inside_part)
-
-    def _token(self, node: Node, kind: t.TokenKind) -> None:
-        raw = self._shape[node.start : node.end]
-        self.tokens.append((node.start, node.start + len(raw.rstrip(" \t")), kind))
+                self._walk(child, child_parent, inside_part, tokens)
 
 
 _DISPATCHERS = frozenset({"object_statement", "player_statement", "keyword_statement"})
@@ -272,22 +297,25 @@ class _Builder:
         self.line = line
         self.offset = offset
         self.end = end
+        self.plan = plan
         self.parts = plan.parts
         self.phrase = plan.phrase
-        self.tokens = [t.Token(t.Span(offset + s, offset + e), kind) for s, e, kind in plan.tokens]
         self.verb: t.Word | None = self.word(plan.verb) if plan.verb is not None else None
 
     def statement(self) -> t.Statement:
         return _BUILDERS[self.phrase](self)
 
+    def find(self, node: Node | None, name: str) -> Node | None:
+        return self.plan.find(node, name)
+
     # -- leaves
     def span(self, node: Node) -> t.Span:
-        raw = self.line[self.offset + node.start : self.offset + node.end]
-        return t.Span(self.offset + node.start, self.offset + node.start + len(raw.rstrip(" \t")))
+        start, end = self.plan.columns(node)
+        return t.Span(self.offset + start, self.offset + end)
 
     def raw(self, node: Node) -> str:
-        span = self.span(node)
-        return self.line[span.start : span.end]
+        start, end = self.plan.columns(node)
+        return self.line[self.offset + start : self.offset + end]
 
     def word(self, node: Node) -> t.Word:
         return t.Word(self.raw(node), self.span(node))
@@ -300,7 +328,7 @@ class _Builder:
         return t.Number(int(raw), span)
 
     def object_ref(self, node: Node) -> t.ObjectRef:
-        ref = _find(node, "object_ref")
+        ref = self.find(node, "object_ref")
         raw = self.raw(ref)
         span = self.span(ref)
         if len(raw) - 1 > MAX_NUMBER_DIGITS:
@@ -308,32 +336,32 @@ class _Builder:
         return t.ObjectRef(int(raw[1:]), span)
 
     def quoted(self, node: Node) -> str:
-        raw = self.raw(_find(node, "quoted"))[1:-1]
+        raw = self.raw(self.find(node, "quoted"))[1:-1]
         return _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
 
     def text(self, node: Node) -> t.Text:
-        quoted = _find(node, "quoted")
+        quoted = self.find(node, "quoted")
         return t.Text(self.quoted(quoted), self.span(quoted))
 
     def player(self, node: Node) -> t.PlayerRef:
-        quoted = _find(node, "quoted")
+        quoted = self.find(node, "quoted")
         return t.PlayerRef(self.quoted(quoted), self.span(quoted))
 
     def reference(self, node: Node) -> t.ObjectRef | t.PlayerRef:
-        if _find(node, "object_ref") is not None:
+        if self.find(node, "object_ref") is not None:
             return self.object_ref(node)
         return self.player(node)
 
     def place(self, node: Node) -> t.Place:
-        place = _find(node, "place")
-        zone = self.word(_find(place, "zone"))
-        player_node = _find(place, "place_player")
-        position_node = _find(place, "position")
+        place = self.find(node, "place")
+        zone = self.word(self.find(place, "zone"))
+        player_node = self.find(place, "place_player")
+        position_node = self.find(place, "position")
         position = None
         if position_node is not None:
-            depth_node = _find(position_node, "position_depth")
+            depth_node = self.find(position_node, "position_depth")
             position = t.Position(
-                self.word(_find(position_node, "position_end")),
+                self.word(self.find(position_node, "position_end")),
                 self.integer(depth_node) if depth_node is not None else None,
             )
         return t.Place(
@@ -344,11 +372,11 @@ class _Builder:
         node = self.one("cause")
         if node is None:
             return None
-        agent_node = _find(node, "agent")
-        keyword = self.span(_find(node, "k_by"))
-        if _find(agent_node, "object_ref") is not None:
+        agent_node = self.find(node, "agent")
+        keyword = self.span(self.find(node, "k_by"))
+        if self.find(agent_node, "object_ref") is not None:
             return t.Cause(keyword, self.object_ref(agent_node))
-        if _find(agent_node, "quoted") is not None:
+        if self.find(agent_node, "quoted") is not None:
             return t.Cause(keyword, self.player(agent_node))
         return t.Cause(keyword, t.Sba(self.span(agent_node)))
 
@@ -365,7 +393,7 @@ class _Builder:
         replacements: tuple[t.ObjectRef, ...] = ()
         keyword = None
         if node is not None:
-            keyword = self.span(_find(node, "k_replacement"))
+            keyword = self.span(self.find(node, "k_replacement"))
             replacements = tuple(self.object_ref(r) for r in _find_all(node, "replacing"))
         return {
             "verb": self.verb,
@@ -496,9 +524,9 @@ def _target(b: _Builder) -> t.Statement:
 
 
 def _choice(b: _Builder, node: Node) -> t.ObjectRef | t.Text | t.Number:
-    if _find(node, "object_ref") is not None:
+    if b.find(node, "object_ref") is not None:
         return b.object_ref(node)
-    if _find(node, "quoted") is not None:
+    if b.find(node, "quoted") is not None:
         return b.text(node)
     return b.integer(node)
 
@@ -509,10 +537,10 @@ def _choose(b: _Builder) -> t.Statement:
 
 
 def _cost(b: _Builder, node: Node) -> t.Text | t.LifeCost:
-    life = _find(node, "life_cost")
+    life = b.find(node, "life_cost")
     if life is not None:
-        return t.LifeCost(b.integer(_find(life, "number")), b.span(life))
-    mana = _find(node, "mana")
+        return t.LifeCost(b.integer(b.find(life, "number")), b.span(life))
+    mana = b.find(node, "mana")
     if mana is not None:
         return t.Text(b.raw(mana), b.span(mana))
     return b.text(node)
@@ -571,7 +599,7 @@ def _effect(b: _Builder) -> t.Statement:
         **b.object_common(),
         text=b.text(b.one("effect_text")),
         on=b.optional("effect_on", b.object_ref),
-        until=b.optional("effect_until", lambda n: b.word(_find(n, "duration"))),
+        until=b.optional("effect_until", lambda n: b.word(b.find(n, "duration"))),
     )
 
 
@@ -583,7 +611,7 @@ def _control(b: _Builder) -> t.Statement:
 @_form("snapshot_object_phrase")
 def _snapshot_object(b: _Builder) -> t.Statement:
     counters = tuple(
-        (b.integer(_find(n, "number")), b.word(_find(n, "counter_kind")))
+        (b.integer(b.find(n, "number")), b.word(b.find(n, "counter_kind")))
         for n in b.all("snapshot_counters")
     )
     place = b.place(b.one("place"))
@@ -667,7 +695,7 @@ def _rules(b: _Builder) -> t.Statement:
 @_form("perspective_header")
 def _perspective(b: _Builder) -> t.Statement:
     viewer = b.one("viewer")
-    value = b.player(viewer) if _find(viewer, "quoted") is not None else None
+    value = b.player(viewer) if b.find(viewer, "quoted") is not None else None
     return t.Header(**b.common(), value=value)
 
 
@@ -677,7 +705,7 @@ def _player(b: _Builder) -> t.Statement:
     return t.PlayerDeclaration(
         **b.common(),
         player=b.player(b.one("declared_player")),
-        deck=b.integer(_find(deck, "number")) if deck is not None else None,
+        deck=b.integer(b.find(deck, "number")) if deck is not None else None,
     )
 
 

@@ -372,23 +372,41 @@ class Marker(Statement):
     """`incomplete`, `keyframe`, `end`."""
 
 
+# Fields of every statement that never hold a reference.
+_NOT_REFERENCES = frozenset({"_references", "verb", "span", "replacement_keyword"})
+_REFERENCE_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _reference_fields(cls: type) -> tuple[str, ...]:
+    names = _REFERENCE_FIELDS.get(cls)
+    if names is None:
+        slots = (name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ()))
+        names = _REFERENCE_FIELDS[cls] = tuple(n for n in slots if n not in _NOT_REFERENCES)
+    return names
+
+
 def _collect_references(statement: Statement) -> tuple[ObjectRef | PlayerRef, ...]:
     found: list[ObjectRef | PlayerRef] = []
-    for cls in type(statement).__mro__:
-        for name in getattr(cls, "__slots__", ()):
-            if name == "_references":
-                continue
-            value = getattr(statement, name, None)
-            for item in value if isinstance(value, tuple) else (value,):
-                if isinstance(item, tuple):  # (count, kind) pairs of a keyframe entry
-                    continue
-                if isinstance(item, (ObjectRef, PlayerRef)):
-                    found.append(item)
-                elif isinstance(item, Cause) and not isinstance(item.agent, Sba):
-                    found.append(item.agent)
-                elif isinstance(item, Place) and item.player is not None:
-                    found.append(item.player)
-    return tuple(sorted(found, key=lambda ref: ref.span.start))
+    for name in _reference_fields(type(statement)):
+        value = getattr(statement, name, None)
+        if value is None:
+            continue
+        for item in value if type(value) is tuple else (value,):
+            kind = type(item)
+            if kind is ObjectRef or kind is PlayerRef:
+                found.append(item)
+            elif kind is Cause and type(item.agent) is not Sba:
+                found.append(item.agent)
+            elif kind is Place and item.player is not None:
+                found.append(item.player)
+            # anything else holds no reference: a word, a number, (count, kind) pairs
+    if len(found) > 1:
+        found.sort(key=_start)
+    return tuple(found)
+
+
+def _start(ref: ObjectRef | PlayerRef) -> int:
+    return ref.span.start
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,6 +424,25 @@ class ParsedLine:
 
     statement: Statement | None
     error: LineError | None
-    tokens: tuple[Token, ...]
     comment: Span | None
     allowed: frozenset[str] = field(default=frozenset())  # codes silenced by `// allow CODE`
+    # The statement's tokens as columns after `offset`, made into Tokens on first use: only
+    # highlighting and navigation read them, and most lines of a long record never are.
+    token_columns: tuple[tuple[int, int, TokenKind], ...] = ()
+    offset: int = 0
+    _tokens: tuple[Token, ...] | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def tokens(self) -> tuple[Token, ...]:
+        """The line's tokens in order, the comment last."""
+        tokens = self._tokens
+        if tokens is None:
+            offset = self.offset
+            tokens = tuple(
+                Token(Span(offset + start, offset + end), kind)
+                for start, end, kind in self.token_columns
+            )
+            if self.comment is not None:
+                tokens += (Token(self.comment, TokenKind.COMMENT),)
+            object.__setattr__(self, "_tokens", tokens)
+        return tokens

@@ -54,6 +54,8 @@ _ENTRIES = (t.SnapshotObject, t.SnapshotPlayer)
 @RULE.on(t.Statement)
 def check(ctx: Context, statement: t.Statement) -> None:
     opened = ctx.state.in_keyframe
+    if opened is None and not isinstance(statement, (t.Marker, *_ENTRIES)):
+        return  # the common case: an event outside any keyframe
     where = (Related(opened, None, "keyframe opened here"),) if opened is not None else ()
     if isinstance(statement, t.Marker) and statement.verb.value == "end":
         if opened is None:

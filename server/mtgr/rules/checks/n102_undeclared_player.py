@@ -31,7 +31,6 @@ player "Bob" deck 60
 """
 
 from mtgr.rules.context import Context
-from mtgr.rules.describe import player_names
 from mtgr.rules.registry import Severity, define
 from mtgr.syntax import tree as t
 
@@ -47,11 +46,12 @@ RULE = define(
 
 @RULE.on(t.Statement)
 def check(ctx: Context, statement: t.Statement) -> None:
-    if isinstance(statement, t.PlayerDeclaration):
+    players = statement.players
+    if not players or isinstance(statement, t.PlayerDeclaration):
         return
     state = ctx.state
     reported: set[str] = set()
-    for ref in player_names(statement):
+    for ref in players:
         name = ref.name
         if name in state.declared or state.player(name) is not None or name in reported:
             continue

@@ -65,16 +65,26 @@ _PREGAME = (Stage.HEADER, Stage.PREGAME)
 _PRECOMBAT_MAIN = 4  # index of the precombat main phase in STEP_ORDER
 
 
+# The statements that record an event with a cause (or a turn-based action without one).
+EVENTS = (
+    t.New,
+    t.LibraryAction,
+    t.TapChange,
+    t.Move,
+    t.Life,
+    t.PlayerCounters,
+    t.ObjectCounters,
+    t.Reveal,
+    t.Control,
+    t.Draw,
+)
+
+
 def event_name(statement: t.Statement) -> str | None:
     """What the line records, if it is a kind of event that has a cause; else None."""
     if isinstance(statement, t.New):
         return f"new {statement.what.value}" if statement.what.value in ("token", "copy") else None
-    if isinstance(statement, t.LibraryAction):
-        return statement.verb.value
-    if isinstance(statement, t.TapChange):
-        return statement.verb.value
-    kinds = (t.Move, t.Life, t.PlayerCounters, t.ObjectCounters, t.Reveal, t.Control, t.Draw)
-    return statement.verb.value if isinstance(statement, kinds) else None
+    return statement.verb.value if isinstance(statement, EVENTS) else None
 
 
 def causeless(state: GameState, statement: t.Statement) -> bool:
@@ -104,7 +114,7 @@ def causeless(state: GameState, statement: t.Statement) -> bool:
     return False
 
 
-@RULE.on(t.Statement)
+@RULE.on(*EVENTS)
 def check(ctx: Context, statement: t.Statement) -> None:
     if statement.cause is not None or statement.replacements:
         return

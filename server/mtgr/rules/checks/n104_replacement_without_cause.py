@@ -33,7 +33,7 @@ under the normal rules (decision 0005 item 5): those have no cause to keep.
 
 from __future__ import annotations
 
-from mtgr.rules.checks.n103_missing_cause import causeless, event_name
+from mtgr.rules.checks.n103_missing_cause import EVENTS, causeless, event_name
 from mtgr.rules.context import Context
 from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
@@ -50,7 +50,7 @@ RULE = define(
 )
 
 
-@RULE.on(t.Statement)
+@RULE.on(*EVENTS)
 def check(ctx: Context, statement: t.Statement) -> None:
     if not statement.replacements or statement.cause is not None:
         return

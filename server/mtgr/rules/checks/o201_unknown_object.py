@@ -46,17 +46,16 @@ _INTRODUCING = (t.New, t.AbilityOf)
 
 @RULE.on(t.Statement)
 def check(ctx: Context, statement: t.Statement) -> None:
-    if ctx.state.stage is Stage.GAP or (
-        ctx.state.in_keyframe is not None and ctx.state.stage is Stage.GAP
-    ):
+    state = ctx.state
+    if state.stage is Stage.GAP or not statement.objects:
         return
     for ref in references(statement):
-        if ctx.state.obj(ref.number) is None and not ctx.state.number_used(ref.number):
+        if state.obj(ref.number) is None and not state.number_used(ref.number):
             ctx.report(
                 RULE,
                 f"#{ref.number} is not introduced by any line above; introduce it with "
                 f"`new`, `draw`, `activate of` or `trigger of` first, or correct the number "
-                f"(next free number: #{ctx.state.next_free_number()})",
+                f"(next free number: #{state.next_free_number()})",
                 ref.span,
             )
 
