@@ -2,7 +2,7 @@
 to docs/benchmarks.md: full open, keystroke to diagnostics (incremental and full side by
 side), completion and hover latency, and the server's peak memory.
 
-    python -m benchmarks.run [--edits 200] [--out docs/benchmarks.md]
+    python -m benchmarks.run [--edits 200] [--lines 10000,50000] [--out docs/benchmarks.md]
 
 The machines are shared and noisy: the report gives medians, 95th percentiles and the
 ratio of the two keystroke paths measured in the same run, never a single timing.
@@ -217,8 +217,10 @@ def ms(value: float) -> str:
     return f"{milliseconds:.1f} ms" if milliseconds < 100 else f"{milliseconds:.0f} ms"
 
 
-async def run(edits: int, out: Path) -> None:
-    texts = {n: generate(n, seed=7) for n in (10_000, 50_000)}
+async def run(edits: int, out: Path, sizes: tuple[int, int] = (10_000, 50_000)) -> None:
+    """The keystrokes, completions and hovers go to the smaller recording; the peak
+    memory is the larger one's."""
+    texts = {n: generate(n, seed=7) for n in sizes}
     rows: list[tuple[str, str, str, str]] = []
     for n, text in texts.items():
         lines = text.count("\n")
@@ -235,16 +237,16 @@ async def run(edits: int, out: Path) -> None:
                 f"to {lines / min(times):,.0f} lines/s",
             )
         )
-        if n == 50_000:
+        if n == sizes[1]:
             rows.append(
                 (
-                    "peak memory, 50,000-line file open",
+                    f"peak memory, {n:,}-line file open",
                     f"{memory:.0f} MB",
                     "≤ 150 MB",
                     "VmHWM of the server process",
                 )
             )
-    text = texts[10_000]
+    text = texts[sizes[0]]
     script = keystrokes(text, edits, seed=11)
     incremental = await measure_keystrokes(text, script, incremental=True)
     full = await measure_keystrokes(text, script, incremental=False)
@@ -309,7 +311,7 @@ def report(rows: list[tuple[str, str, str, str]]) -> str:
     lines = [
         "# Benchmarks",
         "",
-        "Written by `python -m benchmarks.run` (see the README); the server is driven over stdio",
+        "Written by `scripts/benchmark` (`python -m benchmarks.run`); the server is driven over stdio",
         "by a pygls client, as an editor would. Recordings come from `benchmarks/generate.py`",
         "(seed 7): whole games one after another, as in a day of coverage.",
         "",
@@ -327,8 +329,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--edits", type=int, default=200)
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "benchmarks.md")
+    parser.add_argument(
+        "--lines",
+        type=_sizes,
+        default=(10_000, 50_000),
+        help="the sizes of the two recordings, smaller first (default: 10000,50000)",
+    )
     args = parser.parse_args()
-    asyncio.run(run(args.edits, args.out))
+    asyncio.run(run(args.edits, args.out, args.lines))
+
+
+def _sizes(text: str) -> tuple[int, int]:
+    small, large = (int(part) for part in text.split(","))
+    if not 0 < small <= large:
+        raise argparse.ArgumentTypeError("two sizes, the smaller first: 10000,50000")
+    return small, large
 
 
 if __name__ == "__main__":

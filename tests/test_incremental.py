@@ -103,11 +103,16 @@ def test_incremental_equals_full_after_any_edits(
     document = Document(GAME)
     result = walk(document.lines)
     for line, column, end_line, end_column, text in sequence:
+        before = {entry.id for entry in document.lines}
+        assert document.number_of(document.lines[-1].id) == len(document.lines) - 1
         first = document.edit((line, column), (end_line, end_column), text)
         result = rewalk(result, document.lines, first)
         fresh = walk(document.lines)
         assert result.findings(document.lines) == fresh.findings(document.lines)
         assert result.final_state == fresh.final_state
+        numbers = {entry.id: number for number, entry in enumerate(document.lines)}
+        for line_id in before | set(numbers):
+            assert document.number_of(line_id) == numbers.get(line_id)
     assert [line.parsed for line in document.lines] == [
         parse_line(text) for text in Document(document.text).texts
     ]

@@ -62,6 +62,9 @@ class Settings:
         return settings
 
 
+_Severities = tuple[tuple[str, Severity | None], ...]
+
+
 class OpenDocument:
     def __init__(
         self, uri: str, text: str, version: int | None, encoding: str, check: bool = True
@@ -75,6 +78,8 @@ class OpenDocument:
         # False while a large document is first checked in steps (features/documents.py)
         self.checked = check
         self.walk: Walk = walk(self.document.lines) if check else Walk()
+        # the diagnostics last placed, with the walk and severities they were placed for
+        self._placed: tuple[Walk, _Severities, list[Diagnostic]] | None = None
 
     def _visible(self, text: str) -> str:
         return mtgr_blocks(text) if self.is_markdown else text
@@ -143,7 +148,15 @@ class OpenDocument:
 
     # -- what the walk knows
     def diagnostics(self, settings: Settings) -> list[Diagnostic]:
-        return diagnostics(self.document.lines, self.walk, settings.severity)
+        """The walk's findings as diagnostics, placed once a walk and severity setting:
+        hover and code actions ask on every request, and placing them is linear in the file."""
+        severities = tuple(sorted(settings.severity.items(), key=lambda item: item[0]))
+        cached = self._placed
+        if cached is not None and cached[0] is self.walk and cached[1] == severities:
+            return cached[2]
+        placed = diagnostics(self.document.lines, self.walk, settings.severity)
+        self._placed = (self.walk, severities, placed)
+        return placed
 
     def state_before(self, line: int) -> GameState:
         return state_before(self.walk, self.document.lines, line)

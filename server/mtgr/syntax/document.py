@@ -40,6 +40,15 @@ class Document:
         self._ids = count()
         self.texts: list[str] = split_lines(text)
         self.lines: list[Line] = [self._line(s) for s in self.texts]
+        self._numbers: dict[int, int] | None = None  # line id -> line number, until an edit
+
+    def number_of(self, line_id: int | None) -> int | None:
+        """The zero-based line number of a line id, or None for a line no longer there."""
+        if line_id is None:
+            return None
+        if self._numbers is None:
+            self._numbers = {line.id: number for number, line in enumerate(self.lines)}
+        return self._numbers.get(line_id)
 
     def _line(self, text: str, line_id: int | None = None) -> Line:
         return Line(next(self._ids) if line_id is None else line_id, parse_line(text))
@@ -109,6 +118,7 @@ class Document:
             tail += 1
         if head < len(texts) - tail and head < len(old) - tail:
             ids[head] = old[head].id  # the line edited in place keeps its id
+        self._numbers = None
         self.texts[start:end] = texts
         self.lines[start:end] = [
             self._line(text, line_id) for text, line_id in zip(texts, ids, strict=True)

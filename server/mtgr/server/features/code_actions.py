@@ -90,13 +90,12 @@ class _Doc:
         self.document = document
         self.texts = document.document.texts
         self.lines = document.document.lines
-        self._index = {line.id: i for i, line in enumerate(self.lines)}
 
     def statement(self, line: int) -> t.Statement | None:
         return self.lines[line].parsed.statement if 0 <= line < len(self.lines) else None
 
     def index(self, line_id: int | None) -> int | None:
-        return None if line_id is None else self._index.get(line_id)
+        return self.document.document.number_of(line_id)
 
     def delete_line(self, line: int) -> Edit:
         if line + 1 < len(self.texts):

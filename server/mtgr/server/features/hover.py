@@ -55,11 +55,6 @@ def ref_at(statement: t.Statement, column: int) -> t.ObjectRef | t.PlayerRef | N
 # ---- objects ---------------------------------------------------------------------------
 
 
-def line_numbers(document: OpenDocument) -> dict[int, int]:
-    """Line id to zero-based line number."""
-    return {line.id: number for number, line in enumerate(document.document.lines)}
-
-
 def card_name(obj: GameObject | None) -> str:
     if obj is None:
         return "unknown"
@@ -94,10 +89,11 @@ _EVENT = {
 }
 
 
-def history(document: OpenDocument, number: int, upto: int) -> list[str]:
-    """Where #N came from and how it moved, up to and including line `upto` (0-based)."""
+def history(document: OpenDocument, number: int, since: int, upto: int) -> list[str]:
+    """Where #N came from and how it moved, from the line that introduced it (`since`) up
+    to and including line `upto` (0-based)."""
     events: list[str] = []
-    for index in range(0, min(upto + 1, len(document.document))):
+    for index in range(since, min(upto + 1, len(document.document))):
         statement = document.document.lines[index].parsed.statement
         event = _event(statement, number)
         if event is None:
@@ -143,7 +139,7 @@ def object_hover(document: OpenDocument, line: int, number: int) -> str:
     obj = state.obj(number)
     if obj is None:
         return f"**#{number}**: not introduced by line {line + 1}"
-    ids = line_numbers(document)
+    number_of = document.document.number_of
     name = card_name(obj)
     kind = "" if obj.kind.value == "card" else f" {obj.kind.value}"
     whose = f" ({obj.owner}'s)" if obj.owner else ""
@@ -154,16 +150,16 @@ def object_hover(document: OpenDocument, line: int, number: int) -> str:
     rows = [head, ""]
     rows.append(f"- owner: {obj.owner or '?'}, controller: {obj.controller or '—'}")
     since = obj.last_moved if obj.last_moved is not None else obj.introduced
-    since_line = ids.get(since)
+    since_line = number_of(since)
     since_text = f" since line {since_line + 1}" if since_line is not None else ""
     rows.append(f"- after line {line + 1}: {where(obj)}{since_text}")
-    introduced = ids.get(obj.introduced)
+    introduced = number_of(obj.introduced)
     if introduced is not None:
         hidden = " hidden" if obj.introduced_hidden else ""
         rows.append(f"- introduced{hidden} at line {introduced + 1} in {obj.introduced_zone}")
     if obj.counters:
         rows.append("- counters: " + ", ".join(f"{n} {k}" for k, n in obj.counters))
-    events = history(document, number, line)
+    events = history(document, number, introduced or 0, line)
     if events:
         rows.append("- history: " + "; ".join(events))
     return "\n".join(rows)

@@ -1,0 +1,48 @@
+"""The benchmark runs end to end (small sizes, few edits) and writes every figure."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_benchmark_drives_the_server_and_writes_every_row(tmp_path: Path) -> None:
+    out = tmp_path / "benchmarks.md"
+    command = [sys.executable, "-m", "benchmarks.run", "--edits", "6", "--lines", "300,600"]
+    subprocess.run([*command, "--out", str(out)], cwd=ROOT, check=True, timeout=300)
+    report = out.read_text(encoding="utf-8")
+    rows = {
+        cells[0]: cells[1]
+        for line in report.splitlines()
+        if line.startswith("| ") and not line.startswith(("| measure", "| ---"))
+        for cells in [[cell.strip() for cell in line.strip("|").split("|")]]
+    }
+    figure = r"[0-9][0-9,.]*"
+    expected = {
+        r"full open, 3\d\d lines": rf"{figure} lines/s",
+        r"full open, 6\d\d lines": rf"{figure} lines/s",
+        r"peak memory, 600-line file open": rf"{figure} MB",
+        r"keystroke → diagnostics \(incremental\), median": rf"{figure} ms",
+        r"keystroke → diagnostics \(incremental\), p95": rf"{figure} ms",
+        r"keystroke → diagnostics \(full re-check\), median": rf"{figure} ms",
+        r"incremental speed-up, median against median": rf"{figure} times",
+        r"completion, p95": rf"{figure} ms",
+        r"hover, p95": rf"{figure} ms",
+    }
+    assert len(rows) == len(expected), rows
+    for name, value in expected.items():
+        matches = [row for row in rows if re.fullmatch(name, row)]
+        assert len(matches) == 1, (name, rows)
+        assert re.fullmatch(value, rows[matches[0]]), (name, rows[matches[0]])
+    assert re.search(r"^Machine: \d+ cores", report, re.MULTILINE)
+
+
+def test_the_sizes_must_be_two_and_the_smaller_first() -> None:
+    command = [sys.executable, "-m", "benchmarks.run", "--lines", "600,300"]
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert "--lines" in result.stderr
