@@ -240,8 +240,8 @@ class _Plan:
         self.tokens: tuple[tuple[int, int, t.TokenKind], ...] = tuple(tokens)
 
     def columns(self, node: Node) -> tuple[int, int]:
-        """A node's columns in the shape, trailing blanks trimmed; masking keeps both the
-        length and the blanks of a line, so they are the line's columns too."""
+        """A node's columns, trailing blanks trimmed. Masking keeps a line's length and no
+        node ends inside a string, so trimming the shape trims every line of it alike."""
         key = id(node)
         found = self._spans.get(key)
         if found is None:
