@@ -1,6 +1,7 @@
 """Drives the real language server over stdio, as an editor does, and writes the figures
 to docs/benchmarks.md: full open, keystroke to diagnostics (incremental and full side by
-side), completion and hover latency, and the server's peak memory.
+side), highlighting after a keystroke, completion and hover latency, and the server's
+peak memory.
 
     python -m benchmarks.run [--edits 200] [--lines 10000,50000] [--out docs/benchmarks.md]
 
@@ -172,6 +173,33 @@ async def measure_keystrokes(text: str, edits: list, incremental: bool) -> list[
     return times
 
 
+async def measure_highlighting(text: str, edits: list) -> list[float]:
+    """After each keystroke's diagnostics, the semantic tokens an editor asks for next: a
+    delta against the last answer, as VS Code and Neovim do."""
+    server = Server(True)
+    await server.start()
+    uri = "file:///bench/highlighting.mtgr"
+    await server.open(uri, text)
+    document = types.TextDocumentIdentifier(uri=uri)
+    first = await server.client.text_document_semantic_tokens_full_async(
+        types.SemanticTokensParams(text_document=document)
+    )
+    result_id = first.result_id if first is not None else None
+    times = []
+    for version, edit in enumerate(edits, 1):
+        await server.change(uri, version, edit)
+        start = time.perf_counter()
+        answer = await server.client.text_document_semantic_tokens_full_delta_async(
+            types.SemanticTokensDeltaParams(
+                text_document=document, previous_result_id=result_id or ""
+            )
+        )
+        times.append(time.perf_counter() - start)
+        result_id = answer.result_id if answer is not None else None
+    await server.stop()
+    return times
+
+
 async def measure_requests(text: str, count: int, seed: int) -> tuple[list[float], list[float]]:
     server = Server(True)
     await server.start()
@@ -277,6 +305,15 @@ async def run(edits: int, out: Path, sizes: tuple[int, int] = (10_000, 50_000)) 
     ratio = statistics.median(full) / statistics.median(incremental)
     rows.append(
         ("incremental speed-up, median against median", f"{ratio:.0f} times", "≥ 30 times", "")
+    )
+    highlighting = await measure_highlighting(text, script)
+    rows.append(
+        (
+            "highlighting after a keystroke (semantic tokens delta), p95",
+            ms(percentile(highlighting, 0.95)),
+            "",
+            f"median {ms(statistics.median(highlighting))}",
+        )
     )
     completion, hover = await measure_requests(text, edits, seed=13)
     rows.append(

@@ -30,6 +30,7 @@ def test_the_benchmark_drives_the_server_and_writes_every_row(tmp_path: Path) ->
         r"keystroke → diagnostics \(incremental\), p95": rf"{figure} ms",
         r"keystroke → diagnostics \(full re-check\), median": rf"{figure} ms",
         r"incremental speed-up, median against median": rf"{figure} times",
+        r"highlighting after a keystroke \(semantic tokens delta\), p95": rf"{figure} ms",
         r"completion, p95": rf"{figure} ms",
         r"hover, p95": rf"{figure} ms",
     }

@@ -110,6 +110,7 @@ def test_incremental_equals_full_after_any_edits(
         fresh = walk(document.lines)
         assert result.findings(document.lines) == fresh.findings(document.lines)
         assert result.final_state == fresh.final_state
+        assert result.objects_after == fresh.objects_after
         numbers = {entry.id: number for number, entry in enumerate(document.lines)}
         for line_id in before | set(numbers):
             assert document.number_of(line_id) == numbers.get(line_id)

@@ -73,7 +73,8 @@ async def client(lsp_client: LanguageClient, request: pytest.FixtureRequest):
         types.InitializeParams(capabilities=capabilities(request.param))
     )
     provider = result.capabilities.semantic_tokens_provider
-    assert provider is not None and provider.full
+    assert isinstance(provider, types.SemanticTokensOptions)
+    assert provider.full == types.SemanticTokensFullDelta(delta=True) and provider.range
     STATE[id(lsp_client)] = (result.capabilities.position_encoding or "utf-16", provider.legend)
     lsp_client.text_document_did_open(
         types.DidOpenTextDocumentParams(
@@ -179,3 +180,96 @@ async def test_a_line_being_typed_is_coloured_too(client: LanguageClient) -> Non
         ('"Bob"', "class"),
         ("draw", "function"),
     ]
+
+
+def open_document(client: LanguageClient, uri: str, text: str) -> None:
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="mtgr", version=1, text=text)
+        )
+    )
+
+
+async def full(client: LanguageClient, uri: str) -> types.SemanticTokens:
+    result = await client.text_document_semantic_tokens_full_async(
+        types.SemanticTokensParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    assert result is not None
+    return result
+
+
+async def test_delta_after_an_edit_is_the_difference_only(client: LanguageClient) -> None:
+    uri = "file:///tmp/semantic-tokens-delta.mtgr"
+    open_document(client, uri, GAME)
+    before = await full(client, uri)
+    assert before.result_id
+    line = 23  # `#8 move hand -> exile as discard by #1 replacement #9`
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(
+                        start=types.Position(line=line, character=0),
+                        end=types.Position(line=line + 1, character=0),
+                    ),
+                    text='"Alice" draw #30\n',
+                )
+            ],
+        )
+    )
+    delta = await client.text_document_semantic_tokens_full_delta_async(
+        types.SemanticTokensDeltaParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            previous_result_id=before.result_id,
+        )
+    )
+    assert isinstance(delta, types.SemanticTokensDelta)
+    assert delta.result_id and delta.result_id != before.result_id
+    data = list(before.data)
+    for edit in sorted(delta.edits, key=lambda e: e.start, reverse=True):
+        data[edit.start : edit.start + edit.delete_count] = edit.data or []
+    edited = [*LINES[:line], '"Alice" draw #30', *LINES[line + 1 :]]
+    fresh = "file:///tmp/semantic-tokens-delta-fresh.mtgr"
+    open_document(client, fresh, "\n".join(edited) + "\n")
+    assert data == list((await full(client, fresh)).data)
+    assert sum(edit.delete_count + len(edit.data or []) for edit in delta.edits) < len(data) // 4
+
+    unchanged = await client.text_document_semantic_tokens_full_delta_async(
+        types.SemanticTokensDeltaParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), previous_result_id=delta.result_id
+        )
+    )
+    assert isinstance(unchanged, types.SemanticTokensDelta) and list(unchanged.edits) == []
+    stale = await client.text_document_semantic_tokens_full_delta_async(
+        types.SemanticTokensDeltaParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), previous_result_id="no such id"
+        )
+    )
+    assert isinstance(stale, types.SemanticTokens) and list(stale.data) == data
+
+
+async def test_a_range_gives_the_tokens_of_its_lines(client: LanguageClient) -> None:
+    whole = await decoded(client)
+    result = await client.text_document_semantic_tokens_range_async(
+        types.SemanticTokensRangeParams(
+            text_document=types.TextDocumentIdentifier(uri=URI),
+            range=types.Range(
+                start=types.Position(line=20, character=0), end=types.Position(line=25, character=0)
+            ),
+        )
+    )
+    assert result is not None
+    encoding, legend = STATE[id(client)]
+    ranged = []
+    line = start = 0
+    for i in range(0, len(result.data), 5):
+        delta_line, delta_start, length, kind, modifiers = result.data[i : i + 5]
+        line += delta_line
+        start = start + delta_start if delta_line == 0 else delta_start
+        text = LINES[line]
+        first, last = column(encoding, text, start), column(encoding, text, start + length)
+        names = {m for bit, m in enumerate(legend.token_modifiers) if modifiers & (1 << bit)}
+        ranged.append((line, text[first:last], legend.token_types[kind], names))
+    assert ranged == [token for token in whole if 20 <= token[0] <= 25]
+    assert {token[0] for token in ranged} == set(range(20, 26))

@@ -34,6 +34,10 @@ class Walk:
 
     checkpoints: dict[LineId, GameState] = field(default_factory=dict)
     emitted: dict[LineId, list[Finding]] = field(default_factory=dict)
+    # The objects each line names as they stand after it, (number, card name or None while
+    # hidden), for the lines that name a known object: highlighting reads these on every
+    # request, where rebuilding the state at each line would cost a second walk.
+    objects_after: dict[LineId, tuple[tuple[int, str | None], ...]] = field(default_factory=dict)
     end_findings: list[Finding] = field(default_factory=list)
     final_state: GameState = field(default_factory=GameState)
     lines_walked: int = 0  # how many lines this walk (re)checked, for tests and benchmarks
@@ -95,6 +99,7 @@ def rewalk(previous: Walk, lines: Sequence[Line], first_changed: int) -> Walk:
     result = Walk(
         checkpoints={k: v for k, v in previous.checkpoints.items() if k in kept_ids},
         emitted={k: v for k, v in previous.emitted.items() if k in kept_ids},
+        objects_after={k: v for k, v in previous.objects_after.items() if k in kept_ids},
     )
     for _done in _walk_from(result, lines, start, state, previous, first_changed):
         pass
@@ -128,6 +133,16 @@ def _walk_from(
         walked += 1
         if findings:
             result.emitted[line.id] = findings
+        statement = line.parsed.statement
+        if statement is not None and statement.objects:
+            objects = state.objects
+            named = tuple(
+                (ref.number, obj.name)
+                for ref in statement.objects
+                if (obj := objects.get(ref.number)) is not None
+            )
+            if named:
+                result.objects_after[line.id] = named
     result.final_state = state
     result.end_findings = end_of_file(state)
     result.lines_walked = walked
@@ -137,6 +152,7 @@ def _adopt_rest(result: Walk, previous: Walk, lines: Sequence[Line], index: int)
     rest = {line.id for line in lines[index:]}
     result.checkpoints.update({k: v for k, v in previous.checkpoints.items() if k in rest})
     result.emitted.update({k: v for k, v in previous.emitted.items() if k in rest})
+    result.objects_after.update({k: v for k, v in previous.objects_after.items() if k in rest})
     result.final_state = previous.final_state
     result.end_findings = previous.end_findings
 

@@ -7,8 +7,11 @@ token says whether its card is known or hidden at that line, which a grammar can
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from itertools import count
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from lsprotocol import types
 
@@ -117,9 +120,10 @@ def _rough_kind(word: str) -> t.TokenKind | None:
 
 
 def line_tokens(
-    document: OpenDocument, line: int, state: GameState
+    document: OpenDocument, line: int, objects: Mapping[int, str | None]
 ) -> list[tuple[int, int, int, int]]:
-    """(start, length, type, modifiers) in the client's units, for one line."""
+    """(start, length, type, modifiers) in the client's units, for one line, given the
+    objects the line names as they stand after it (number -> card name, None if hidden)."""
     parsed = document.document.lines[line].parsed
     text = document.document.texts[line]
     statement = parsed.statement
@@ -134,9 +138,9 @@ def line_tokens(
         modifiers = 0
         word = text[token.span.start : token.span.end]
         if token.kind is t.TokenKind.OBJECT:
-            obj = state.obj(int(word[1:])) if word[1:].isdigit() else None
-            if obj is not None:
-                modifiers |= _MOD["hidden"] if obj.hidden else _MOD["known"]
+            number = int(word[1:]) if word[1:].isdigit() else None
+            if number in objects:
+                modifiers |= _MOD["hidden"] if objects[number] is None else _MOD["known"]
             if token.span == introduced:
                 modifiers |= _MOD["declaration"]
         if token.kind is t.TokenKind.KEYWORD and word in CAUSE_WORDS:
@@ -150,35 +154,96 @@ def line_tokens(
     return out
 
 
-def encode(document: OpenDocument) -> list[int]:
-    """The whole document as LSP's relative five-integer groups."""
+def encode(document: OpenDocument, first: int = 0, last: int | None = None) -> list[int]:
+    """Lines `first` to `last` (the whole document by default) as LSP's relative
+    five-integer groups; the first token is relative to the start of the document."""
     data: list[int] = []
+    count = len(document.document)
+    last = count - 1 if last is None else min(last, count - 1)
     previous_line = 0
     previous_start = 0
-    count = len(document.document)
-    if count == 0:
-        return data
-    for line, state in enumerate(states_after(document, 0, count - 1)):
-        for start, length, kind, modifiers in line_tokens(document, line, state):
+    remembered = _remembered(document).lines
+    objects_after = document.walk.objects_after
+    lines = document.document.lines
+    for line in range(max(first, 0), last + 1):
+        entry = lines[line]
+        objects = objects_after.get(entry.id, ())
+        cached = remembered.get(entry.id)
+        if cached is not None and cached[0] is entry.parsed and cached[1] == objects:
+            tokens = cached[2]
+        else:
+            tokens = tuple(line_tokens(document, line, dict(objects)))
+            remembered[entry.id] = (entry.parsed, objects, tokens)
+        for start, length, kind, modifiers in tokens:
             delta_line = line - previous_line
             delta_start = start - previous_start if delta_line == 0 else start
             data.extend((delta_line, delta_start, length, kind, modifiers))
             previous_line, previous_start = line, start
+    if len(remembered) > 2 * count:  # forget the lines edits removed
+        alive = {entry.id for entry in lines}
+        for line_id in [i for i in remembered if i not in alive]:
+            del remembered[line_id]
     return data
 
 
-# The last answer per document, kept while its walk is the same: an edit makes a new walk.
-_CACHE: dict[str, tuple[Walk, list[int]]] = {}
+@dataclass(frozen=True)
+class _Sent:
+    """The last whole-document answer: the next delta request is an edit of it."""
+
+    result_id: str
+    walk: Walk
+    data: list[int]
 
 
-def cached_encode(document: OpenDocument) -> list[int]:
-    """Clients ask again on every focus and scroll; the text has usually not changed."""
-    cached = _CACHE.get(document.uri)
-    if cached is not None and cached[0] is document.walk:
-        return cached[1]
-    data = encode(document)
-    _CACHE[document.uri] = (document.walk, data)
-    return data
+_Tokens = tuple[tuple[int, int, int, int], ...]
+_Objects = tuple[tuple[int, str | None], ...]
+
+
+@dataclass
+class _Remembered:
+    """What highlighting keeps of an open document: the last answer, and each line's
+    tokens with the parse and objects they came from (an edit changes a few lines only)."""
+
+    sent: _Sent | None = None
+    lines: dict[int, tuple[t.ParsedLine, _Objects, _Tokens]] = field(default_factory=dict)
+
+
+# Gone with the document when it closes.
+_REMEMBERED: WeakKeyDictionary[OpenDocument, _Remembered] = WeakKeyDictionary()
+_RESULT_IDS = count(1)
+
+
+def _remembered(document: OpenDocument) -> _Remembered:
+    found = _REMEMBERED.get(document)
+    if found is None:
+        found = _REMEMBERED[document] = _Remembered()
+    return found
+
+
+def current(document: OpenDocument) -> _Sent:
+    """The tokens of the document as it is now: encoded again, with a new result id, only
+    after an edit (every edit makes a new walk)."""
+    remembered = _remembered(document)
+    sent = remembered.sent
+    if sent is not None and sent.walk is document.walk:
+        return sent
+    sent = remembered.sent = _Sent(str(next(_RESULT_IDS)), document.walk, encode(document))
+    return sent
+
+
+def edit_between(old: list[int], new: list[int]) -> types.SemanticTokensEdit:
+    """One edit turning `old` into `new`: what lies between their common ends. An edit
+    changes a line or a few, so the rest of a long document is never sent again."""
+    limit = min(len(old), len(new))
+    prefix = 0
+    while prefix < limit and old[prefix] == new[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < limit - prefix and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]:
+        suffix += 1
+    return types.SemanticTokensEdit(
+        start=prefix, delete_count=len(old) - prefix - suffix, data=new[prefix : len(new) - suffix]
+    )
 
 
 def register(server: MtgrServer) -> None:
@@ -186,6 +251,31 @@ def register(server: MtgrServer) -> None:
     def semantic_tokens_full(params: types.SemanticTokensParams) -> types.SemanticTokens:
         document = server.session.get(params.text_document.uri)
         if document is None:
-            _CACHE.pop(params.text_document.uri, None)
             return types.SemanticTokens(data=[])
-        return types.SemanticTokens(data=cached_encode(document))
+        sent = current(document)
+        return types.SemanticTokens(result_id=sent.result_id, data=sent.data)
+
+    @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA)
+    def semantic_tokens_delta(
+        params: types.SemanticTokensDeltaParams,
+    ) -> types.SemanticTokens | types.SemanticTokensDelta:
+        document = server.session.get(params.text_document.uri)
+        if document is None:
+            return types.SemanticTokens(data=[])
+        previous = _remembered(document).sent
+        sent = current(document)
+        if previous is None or previous.result_id != params.previous_result_id:
+            return types.SemanticTokens(result_id=sent.result_id, data=sent.data)
+        if previous is sent:
+            return types.SemanticTokensDelta(result_id=sent.result_id, edits=[])
+        edit = edit_between(previous.data, sent.data)
+        return types.SemanticTokensDelta(result_id=sent.result_id, edits=[edit])
+
+    @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE)
+    def semantic_tokens_range(params: types.SemanticTokensRangeParams) -> types.SemanticTokens:
+        """What a client shows first in a long document: the lines on screen."""
+        document = server.session.get(params.text_document.uri)
+        if document is None:
+            return types.SemanticTokens(data=[])
+        first, last = params.range.start.line, params.range.end.line
+        return types.SemanticTokens(data=encode(document, first, last))
