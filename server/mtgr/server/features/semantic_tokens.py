@@ -161,7 +161,6 @@ def encode(document: OpenDocument, first: int = 0, last: int | None = None) -> l
     count = len(document.document)
     last = count - 1 if last is None else min(last, count - 1)
     previous_line = 0
-    previous_start = 0
     remembered = _remembered(document).lines
     objects_after = document.walk.objects_after
     lines = document.document.lines
@@ -170,20 +169,32 @@ def encode(document: OpenDocument, first: int = 0, last: int | None = None) -> l
         objects = objects_after.get(entry.id, ())
         cached = remembered.get(entry.id)
         if cached is not None and cached[0] is entry.parsed and cached[1] == objects:
-            tokens = cached[2]
+            encoded = cached[2]
         else:
-            tokens = tuple(line_tokens(document, line, dict(objects)))
-            remembered[entry.id] = (entry.parsed, objects, tokens)
-        for start, length, kind, modifiers in tokens:
-            delta_line = line - previous_line
-            delta_start = start - previous_start if delta_line == 0 else start
-            data.extend((delta_line, delta_start, length, kind, modifiers))
-            previous_line, previous_start = line, start
+            encoded = _encode_line(line_tokens(document, line, dict(objects)))
+            remembered[entry.id] = (entry.parsed, objects, encoded)
+        if encoded:
+            data.append(line - previous_line)
+            data.extend(encoded)
+            previous_line = line
     if len(remembered) > 2 * count:  # forget the lines edits removed
         alive = {entry.id for entry in lines}
         for line_id in [i for i in remembered if i not in alive]:
             del remembered[line_id]
     return data
+
+
+def _encode_line(tokens: list[tuple[int, int, int, int]]) -> tuple[int, ...]:
+    """A line's groups as they stand in the answer, but the first group's line delta,
+    which depends on the line before: that one the caller puts in front."""
+    encoded: list[int] = []
+    previous_start = 0
+    for start, length, kind, modifiers in tokens:
+        if encoded:
+            encoded.append(0)  # same line as the token before
+        encoded.extend((start - previous_start, length, kind, modifiers))
+        previous_start = start
+    return tuple(encoded)
 
 
 @dataclass(frozen=True)
@@ -195,7 +206,6 @@ class _Sent:
     data: list[int]
 
 
-_Tokens = tuple[tuple[int, int, int, int], ...]
 _Objects = tuple[tuple[int, str | None], ...]
 
 
@@ -205,7 +215,7 @@ class _Remembered:
     tokens with the parse and objects they came from (an edit changes a few lines only)."""
 
     sent: _Sent | None = None
-    lines: dict[int, tuple[t.ParsedLine, _Objects, _Tokens]] = field(default_factory=dict)
+    lines: dict[int, tuple[t.ParsedLine, _Objects, tuple[int, ...]]] = field(default_factory=dict)
 
 
 # Gone with the document when it closes.
@@ -234,16 +244,36 @@ def current(document: OpenDocument) -> _Sent:
 def edit_between(old: list[int], new: list[int]) -> types.SemanticTokensEdit:
     """One edit turning `old` into `new`: what lies between their common ends. An edit
     changes a line or a few, so the rest of a long document is never sent again."""
-    limit = min(len(old), len(new))
-    prefix = 0
-    while prefix < limit and old[prefix] == new[prefix]:
-        prefix += 1
-    suffix = 0
-    while suffix < limit - prefix and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]:
-        suffix += 1
+    prefix = _common_length(old, new, 1)
+    limit = min(len(old), len(new)) - prefix
+    suffix = min(_common_length(old, new, -1), limit)
     return types.SemanticTokensEdit(
         start=prefix, delete_count=len(old) - prefix - suffix, data=new[prefix : len(new) - suffix]
     )
+
+
+def _common_length(a: list[int], b: list[int], direction: int, chunk: int = 512) -> int:
+    """How many items the lists share from the start (direction 1) or the end (-1); whole
+    chunks are compared as slices first, which is what keeps a long document fast."""
+    limit = min(len(a), len(b))
+    done = 0
+    while done + chunk <= limit and _slice(a, done, chunk, direction) == _slice(
+        b, done, chunk, direction
+    ):
+        done += chunk
+    while done < limit and a[_index(done, direction)] == b[_index(done, direction)]:
+        done += 1
+    return done
+
+
+def _slice(items: list[int], done: int, chunk: int, direction: int) -> list[int]:
+    if direction == 1:
+        return items[done : done + chunk]
+    return items[len(items) - done - chunk : len(items) - done]
+
+
+def _index(done: int, direction: int) -> int:
+    return done if direction == 1 else -1 - done
 
 
 def register(server: MtgrServer) -> None:
