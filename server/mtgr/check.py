@@ -6,12 +6,12 @@ Both the parser's errors and the rule checker's findings come out as one list of
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from mtgr.rules.context import Finding
 from mtgr.rules.registry import Severity
-from mtgr.rules.walk import Line, Walk, walk
+from mtgr.rules.walk import Walk, walk
 from mtgr.syntax import tree as t
 from mtgr.syntax.document import Document
 
@@ -35,20 +35,18 @@ class Diagnostic:
     related: tuple[RelatedLocation, ...] = ()
 
 
-def lines_of(text: str) -> list[Line]:
-    return Document(text).lines
-
-
 def diagnostics(
-    lines: Sequence[Line],
+    document: Document,
     result: Walk,
     severities: Mapping[str, Severity | None] | None = None,
 ) -> list[Diagnostic]:
     """Findings placed at line numbers, minus those silenced by `// allow` or settings."""
-    index = {line.id: number for number, line in enumerate(lines)}
+    number_of = document.number_of
+    lines = document.lines
     placed: list[Diagnostic] = []
-    for finding in result.findings(lines):
-        number = index.get(finding.line)
+    emitted = (finding for found in result.emitted.values() for finding in found)
+    for finding in (*emitted, *result.end_findings):
+        number = number_of(finding.line)  # None: a line an edit removed
         if number is None:
             continue
         if finding.code in lines[number].parsed.allowed and silences(finding.code):
@@ -59,7 +57,7 @@ def diagnostics(
             if override is None:
                 continue
             severity = override
-        placed.append(_place(finding, number, severity, index))
+        placed.append(_place(finding, number, severity, number_of))
     placed.sort(key=lambda d: (d.line, d.span.start, d.code))
     return placed
 
@@ -71,12 +69,12 @@ def silences(code: str) -> bool:
 
 
 def _place(
-    finding: Finding, number: int, severity: Severity, index: Mapping[int, int]
+    finding: Finding, number: int, severity: Severity, number_of: Callable[[int], int | None]
 ) -> Diagnostic:
     related = tuple(
-        RelatedLocation(index[r.line], r.span, r.message)
+        RelatedLocation(line, r.span, r.message)
         for r in finding.related
-        if r.line in index
+        if (line := number_of(r.line)) is not None
     )
     return Diagnostic(finding.code, severity, number, finding.span, finding.message, related)
 
@@ -84,5 +82,5 @@ def _place(
 def check_text(
     text: str, severities: Mapping[str, Severity | None] | None = None
 ) -> list[Diagnostic]:
-    lines = lines_of(text)
-    return diagnostics(lines, walk(lines), severities)
+    document = Document(text)
+    return diagnostics(document, walk(document.lines), severities)

@@ -12,11 +12,12 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from mtgr.check import Diagnostic, check_text, diagnostics, lines_of
+from mtgr.check import Diagnostic, check_text, diagnostics
 from mtgr.rules.explain import diagnostics_markdown, explain
 from mtgr.rules.registry import Severity, all_rules, rule
 from mtgr.rules.summary import render_state
 from mtgr.rules.walk import state_before, walk
+from mtgr.syntax.document import Document
 from mtgr.syntax.format import format_text
 from mtgr.syntax.markdown import mtgr_blocks
 
@@ -205,7 +206,8 @@ def _state(args: argparse.Namespace) -> int:
     text = _read(path)
     if path.suffix.lower() in (".md", ".markdown"):
         text = mtgr_blocks(text)
-    lines = lines_of(text)
+    document = Document(text)
+    lines = document.lines
     line = int(number)
     if line > len(lines):
         raise UsageError(f"{name} has {len(lines)} lines; line {line} is past its end")
@@ -213,7 +215,7 @@ def _state(args: argparse.Namespace) -> int:
     print(f"State after line {line} of {name}")
     print()
     print(render_state(state_before(result, lines, line)))
-    found = [d for d in diagnostics(lines, result) if d.line < line]
+    found = [d for d in diagnostics(document, result) if d.line < line]
     if found:
         print()
         print(

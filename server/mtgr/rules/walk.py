@@ -89,20 +89,25 @@ def walk_in_steps(lines: Sequence[Line], lines_per_step: int) -> Iterator[tuple[
 
 
 def rewalk(previous: Walk, lines: Sequence[Line], first_changed: int) -> Walk:
-    """Walks again after an edit; lines before `first_changed` kept their ids and text."""
+    """Walks again after an edit; lines before `first_changed` kept their ids and text.
+
+    The result starts as a copy of the previous walk's tables and only the lines walked
+    again change them, so an edit costs what it re-checks, not the length of the file.
+    """
     # Resume strictly before the changed line: it may carry the id of a line that had
     # other lines before it (the lines deleted above it), so its old checkpoint is stale.
     start, state = (
         _resume_point(previous, lines, first_changed - 1) if first_changed > 0 else (0, GameState())
     )
-    kept_ids = {line.id for line in lines[:start]}
     result = Walk(
-        checkpoints={k: v for k, v in previous.checkpoints.items() if k in kept_ids},
-        emitted={k: v for k, v in previous.emitted.items() if k in kept_ids},
-        objects_after={k: v for k, v in previous.objects_after.items() if k in kept_ids},
+        checkpoints=dict(previous.checkpoints),
+        emitted=dict(previous.emitted),
+        objects_after=dict(previous.objects_after),
     )
     for _done in _walk_from(result, lines, start, state, previous, first_changed):
         pass
+    if len(result.checkpoints) > 2 * (len(lines) // CHECKPOINT_EVERY + 1):
+        _forget_removed_lines(result, lines)
     return result
 
 
@@ -116,23 +121,32 @@ def _walk_from(
     pause_every: int = 0,
 ) -> Iterator[int]:
     walked = 0
+    checkpoints, emitted, objects_after = result.checkpoints, result.emitted, result.objects_after
     for index in range(start, len(lines)):
         if pause_every and walked and walked % pause_every == 0:
             yield index
         line = lines[index]
-        if previous is not None and index > first_changed:
-            old = previous.checkpoints.get(line.id)
-            if old is not None and old == state:
-                _adopt_rest(result, previous, lines, index)
-                result.lines_walked = walked
-                return
+        line_id = line.id
+        if previous is not None:
+            if index > first_changed:
+                old = previous.checkpoints.get(line_id)
+                if old is not None and old == state:
+                    # from here on all is as the previous walk found it, and still in the tables
+                    result.final_state = previous.final_state
+                    result.end_findings = previous.end_findings
+                    result.lines_walked = walked
+                    return
+            # what the previous walk kept for this line is stale
+            checkpoints.pop(line_id, None)
+            emitted.pop(line_id, None)
+            objects_after.pop(line_id, None)
         if (index - start) % CHECKPOINT_EVERY == 0:
-            result.checkpoints[line.id] = state.snapshot()
+            checkpoints[line_id] = state.snapshot()
         findings: list[Finding] = []
         state = step(state, line, findings)
         walked += 1
         if findings:
-            result.emitted[line.id] = findings
+            emitted[line_id] = findings
         statement = line.parsed.statement
         if statement is not None and statement.objects:
             objects = state.objects
@@ -142,19 +156,19 @@ def _walk_from(
                 if (obj := objects.get(ref.number)) is not None
             )
             if named:
-                result.objects_after[line.id] = named
+                objects_after[line_id] = named
     result.final_state = state
     result.end_findings = end_of_file(state)
     result.lines_walked = walked
 
 
-def _adopt_rest(result: Walk, previous: Walk, lines: Sequence[Line], index: int) -> None:
-    rest = {line.id for line in lines[index:]}
-    result.checkpoints.update({k: v for k, v in previous.checkpoints.items() if k in rest})
-    result.emitted.update({k: v for k, v in previous.emitted.items() if k in rest})
-    result.objects_after.update({k: v for k, v in previous.objects_after.items() if k in rest})
-    result.final_state = previous.final_state
-    result.end_findings = previous.end_findings
+def _forget_removed_lines(result: Walk, lines: Sequence[Line]) -> None:
+    """Drops what the tables keep for lines that edits removed (now and then, not on
+    every edit: a removed line's entries are never looked up again)."""
+    alive = {line.id for line in lines}
+    for table in (result.checkpoints, result.emitted, result.objects_after):
+        for line_id in [k for k in table if k not in alive]:
+            del table[line_id]
 
 
 def end_of_file(state: GameState) -> list[Finding]:

@@ -156,7 +156,7 @@ class OpenDocument:
         cached = self._placed
         if cached is not None and cached[0] is self.walk and cached[1] == severities:
             return cached[2]
-        placed = diagnostics(self.document.lines, self.walk, settings.severity)
+        placed = diagnostics(self.document, self.walk, settings.severity)
         self._placed = (self.walk, severities, placed)
         return placed
 

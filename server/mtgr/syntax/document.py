@@ -118,11 +118,19 @@ class Document:
             tail += 1
         if head < len(texts) - tail and head < len(old) - tail:
             ids[head] = old[head].id  # the line edited in place keeps its id
-        self._numbers = None
+        numbers = self._numbers
+        if numbers is not None and len(texts) == end - start:
+            for line in old:  # the lines below keep their numbers: typing within lines
+                numbers.pop(line.id, None)
+        else:
+            numbers = self._numbers = None
         self.texts[start:end] = texts
         self.lines[start:end] = [
             self._line(text, line_id) for text, line_id in zip(texts, ids, strict=True)
         ]
+        if numbers is not None:
+            for number in range(start, end):
+                numbers[self.lines[number].id] = number
         return min(start + head, max(len(self.texts) - 1, 0))
 
     def _clamp(self, position: tuple[int, int]) -> tuple[int, int]:
