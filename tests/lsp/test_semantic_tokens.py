@@ -168,6 +168,7 @@ async def test_a_line_being_typed_is_coloured_too(client: LanguageClient) -> Non
         )
     )
     tokens = await decoded(client, uri, lines)
+    assert "known" in find(tokens, 12, "#10")[1]  # as it stands before the unfinished line
     typed = [(text, kind) for line, text, kind, _ in tokens if line == 12]
     assert typed == [
         ("#10", "variable"),

@@ -167,6 +167,8 @@ def encode(document: OpenDocument, first: int = 0, last: int | None = None) -> l
     for line in range(max(first, 0), last + 1):
         entry = lines[line]
         objects = objects_after.get(entry.id, ())
+        if entry.parsed.error is not None:  # a line being typed changes nothing
+            objects = _objects_before(document, line)
         cached = remembered.get(entry.id)
         if cached is not None and cached[0] is entry.parsed and cached[1] == objects:
             encoded = cached[2]
@@ -182,6 +184,16 @@ def encode(document: OpenDocument, first: int = 0, last: int | None = None) -> l
         for line_id in [i for i in remembered if i not in alive]:
             del remembered[line_id]
     return data
+
+
+def _objects_before(document: OpenDocument, line: int) -> tuple[tuple[int, str | None], ...]:
+    """The `#N` a line that does not parse looks like it names, as they stand before it."""
+    text = document.document.texts[line]
+    numbers = [int(match[1:]) for match in re.findall(r"#[0-9]{1,9}\b", text)]
+    if not numbers:
+        return ()
+    state = document.state_before(line)
+    return tuple((n, obj.name) for n in numbers if (obj := state.obj(n)) is not None)
 
 
 def _encode_line(tokens: list[tuple[int, int, int, int]]) -> tuple[int, ...]:
