@@ -140,10 +140,10 @@ class RawServer:
                 return params
 
     # -- lifecycle
-    def initialize(self) -> Message:
+    def initialize(self, process_id: int | None = None) -> Message:
         answer = self.call(
             "initialize",
-            {"processId": os.getpid(), "rootUri": None, "capabilities": {}},
+            {"processId": process_id or os.getpid(), "rootUri": None, "capabilities": {}},
         )
         self.notify("initialized", {})
         return answer

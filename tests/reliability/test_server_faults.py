@@ -4,6 +4,8 @@ keeps serving (a hover still works after each fault) and exits as LSP asks."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 
@@ -12,6 +14,7 @@ from _rpc import RawServer
 from _text import ROOT, apply_change, utf16_character
 
 from mtgr.check import check_text
+from mtgr.server.lifetime import CHECK_EVERY_SECONDS
 from mtgr.syntax.document import split_lines
 
 URI = "file:///tmp/faults.mtgr"
@@ -296,5 +299,49 @@ def test_a_client_that_disappears() -> None:
         started = time.monotonic()
         assert raw.wait(10) is not None, "the server outlived its client"
         assert time.monotonic() - started < 10
+    finally:
+        raw.close()
+
+
+def test_a_client_process_that_dies_with_the_pipes_still_open() -> None:
+    """LSP's processId: the server exits when the client process is gone, though the
+    pipes (held here, as by a process the client shared them with) stay open."""
+    client = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    raw = RawServer()
+    try:
+        raw.initialize(process_id=client.pid)
+        raw.open(URI, TEXT)
+        assert_serving(raw)
+        client.kill()
+        client.wait()
+        assert raw.wait(15) == 1, "the server outlived its client's process"
+    finally:
+        client.kill()
+        raw.close()
+
+
+def test_a_living_client_process_keeps_the_server() -> None:
+    raw = RawServer()
+    try:
+        raw.initialize()  # this test process: alive throughout
+        raw.open(URI, TEXT)
+        time.sleep(2 * CHECK_EVERY_SECONDS + 1)
+        assert raw.process.poll() is None
+        assert_serving(raw)
+    finally:
+        raw.close()
+
+
+def test_a_client_pid_this_side_cannot_see_is_not_watched() -> None:
+    """A client in another container or machine sends a pid that means nothing here."""
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    raw = RawServer()
+    try:
+        raw.initialize(process_id=gone.pid)
+        raw.open(URI, TEXT)
+        time.sleep(2 * CHECK_EVERY_SECONDS + 1)
+        assert raw.process.poll() is None
+        assert_serving(raw)
     finally:
         raw.close()

@@ -3,6 +3,7 @@ and is registered here, in one place."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from lsprotocol import types
@@ -50,6 +51,7 @@ class MtgrServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__(NAME, VERSION, protocol_cls=MtgrProtocol)
         self.session = Session()
+        self.client_watch: asyncio.Task[None] | None = None  # see lifetime.py
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         """A message the read loop could not take: JSON-RPC answers it with id null

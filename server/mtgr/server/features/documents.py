@@ -10,6 +10,7 @@ from lsprotocol import types
 from mtgr.rules.walk import walk_in_steps
 from mtgr.server.features import inlay_hints
 from mtgr.server.features.diagnostics import publish, publish_all
+from mtgr.server.lifetime import watch_client
 from mtgr.server.session import OpenDocument, Settings
 
 if TYPE_CHECKING:
@@ -28,6 +29,7 @@ def register(server: MtgrServer) -> None:
 
     @server.feature(types.INITIALIZED)
     async def initialized(params: types.InitializedParams) -> None:
+        server.client_watch = watch_client(server.process_id)
         await refresh_settings(server)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
