@@ -24,6 +24,7 @@ from mtgr.rules.state import (
     PlayerState,
     Stage,
     Turn,
+    step_places,
 )
 from mtgr.rules.state import (
     evolve as replace,
@@ -793,25 +794,13 @@ def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
 
 def step_index(name: str, is_phase: bool, current: int, extra: bool) -> int:
     """Where a phase or step stands in CR 500.1 order, seen from the current position."""
-    candidates = _PLACES.get((name, is_phase), ())
+    candidates = step_places(name, is_phase)
     after = [i for i in candidates if i > current]
     if after and not extra:
         return after[0]
     if extra:
         return candidates[0] if not after else after[0]
     return candidates[-1]
-
-
-def _places() -> dict[tuple[str, bool], tuple[int, ...]]:
-    """(name, is a phase) -> its indices in STEP_ORDER; the main phase has two."""
-    places: dict[tuple[str, bool], tuple[int, ...]] = {}
-    for index, (phase, step) in enumerate(STEP_ORDER):
-        key = (phase, True) if step is None else (step, False)
-        places[key] = (*places.get(key, ()), index)
-    return places
-
-
-_PLACES = _places()
 
 
 @_apply.register

@@ -157,6 +157,22 @@ STEP_ORDER: tuple[tuple[str, str | None], ...] = (
 )
 
 
+def _step_places() -> dict[tuple[str, bool], tuple[int, ...]]:
+    places: dict[tuple[str, bool], tuple[int, ...]] = {}
+    for index, (phase, step) in enumerate(STEP_ORDER):
+        key = (phase, True) if step is None else (step, False)
+        places[key] = (*places.get(key, ()), index)
+    return places
+
+
+_STEP_PLACES = _step_places()
+
+
+def step_places(name: str, is_phase: bool) -> tuple[int, ...]:
+    """Where a phase or step stands in STEP_ORDER; the main phase stands there twice."""
+    return _STEP_PLACES.get((name, is_phase), ())
+
+
 @dataclass(slots=True)
 class GameState:
     """The game between two lines. The walk changes one working state in place, line after

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from mtgr.rules.context import Context, Related
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import STEP_ORDER, Stage
+from mtgr.rules.state import STEP_ORDER, Stage, step_places
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -51,13 +51,6 @@ RULE = define(
     cr=("500.1", "500.8", "500.9", "510.4", "514.3a"),
     doc=__doc__,
 )
-
-
-# Where each phase and step stands in CR 500.1 order: (is_phase, name) -> indexes.
-_PLACES: dict[tuple[bool, str], tuple[int, ...]] = {}
-for _i, (_phase, _step) in enumerate(STEP_ORDER):
-    _key = (False, _step) if _step is not None else (True, _phase)
-    _PLACES[_key] = (*_PLACES.get(_key, ()), _i)
 
 
 def _describe(index: int) -> str:
@@ -81,7 +74,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
     is_phase = statement.verb.value == "phase"
     name = statement.name.value
     current = turn.position
-    candidates = _PLACES[(is_phase, name)]
+    candidates = step_places(name, is_phase)
     if any(i > current for i in candidates):
         return
     if isinstance(statement.cause, t.Cause) and isinstance(statement.cause.agent, t.ObjectRef):
