@@ -3,11 +3,12 @@ keeps serving (a hover still works after each fault) and exits as LSP asks."""
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from _rpc import RawServer
@@ -320,25 +321,24 @@ def test_a_client_process_that_dies_with_the_pipes_still_open() -> None:
         raw.close()
 
 
-def test_a_living_client_process_keeps_the_server() -> None:
-    raw = RawServer()
-    try:
-        raw.initialize()  # this test process: alive throughout
-        raw.open(URI, TEXT)
-        time.sleep(2 * CHECK_EVERY_SECONDS + 1)
-        assert raw.process.poll() is None
-        assert_serving(raw)
-    finally:
-        raw.close()
-
-
-def test_a_client_pid_this_side_cannot_see_is_not_watched() -> None:
-    """A client in another container or machine sends a pid that means nothing here."""
+def _gone_process() -> int:
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
+    return gone.pid
+
+
+@pytest.mark.parametrize(
+    "client_pid",
+    [
+        pytest.param(os.getpid, id="a living client"),
+        # a client in another container or machine sends a pid that means nothing here
+        pytest.param(_gone_process, id="a pid this side cannot see"),
+    ],
+)
+def test_the_server_stays_for(client_pid: Callable[[], int]) -> None:
     raw = RawServer()
     try:
-        raw.initialize(process_id=gone.pid)
+        raw.initialize(process_id=client_pid())
         raw.open(URI, TEXT)
         time.sleep(2 * CHECK_EVERY_SECONDS + 1)
         assert raw.process.poll() is None
