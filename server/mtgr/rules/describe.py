@@ -4,7 +4,7 @@ words, and when a line is in a part of the file where object checks stay quiet."
 from __future__ import annotations
 
 from mtgr.rules.context import Context
-from mtgr.rules.state import GONE, OWNED_ZONES, GameObject, GameState, ObjectKind, Stage
+from mtgr.rules.state import GONE, OWNED_ZONES, GameObject, GameState, ObjectKind, Stage, Turn
 from mtgr.syntax import tree as t
 
 # The zone an `as` kind moves from (CR 701.9a, 701.21a, 701.8a, 701.17a).
@@ -19,6 +19,13 @@ KIND_SOURCE = {
 def quiet(ctx: Context) -> bool:
     """In a gap or inside a keyframe, events are F902/F903's: other object checks stay quiet."""
     return ctx.state.stage is Stage.GAP or ctx.state.in_keyframe is not None
+
+
+def current_step(turn: Turn) -> str:
+    """Where the turn stands, in words: `the upkeep step`, `the main phase`."""
+    if turn.step:
+        return f"the {turn.step} step"
+    return f"the {turn.phase} phase" if turn.phase else "the start of the turn"
 
 
 def possessive(name: str | None) -> str:

@@ -35,7 +35,7 @@ phase main
 from __future__ import annotations
 
 from mtgr.rules.context import Context
-from mtgr.rules.describe import quiet
+from mtgr.rules.describe import current_step, quiet
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import Stage
 from mtgr.syntax import tree as t
@@ -70,12 +70,9 @@ def check(ctx: Context, statement: t.Statement) -> None:
         if turn.player != player.name:
             problems.append(f'it is "{turn.player}"\'s turn, not "{player.name}"\'s (CR 305.1)')
         if turn.phase != "main":
-            where = (
-                f"the {turn.step} step"
-                if turn.step
-                else (f"the {turn.phase} phase" if turn.phase else "no phase")
+            problems.append(
+                f"lands are played in a main phase, not {current_step(turn)} (CR 305.1)"
             )
-            problems.append(f"lands are played in a main phase, not {where} (CR 305.1)")
         if state.stack:
             top = state.obj(state.stack[-1])
             top_label = top.label() if top else f"#{state.stack[-1]}"

@@ -32,7 +32,7 @@ step declare-blockers
 from __future__ import annotations
 
 from mtgr.rules.context import Context
-from mtgr.rules.describe import quiet
+from mtgr.rules.describe import current_step, quiet
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import Stage
 from mtgr.syntax import tree as t
@@ -58,11 +58,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
         return  # unknown, or not a permanent: other rules say so
     problems = []
     if state.turn.step != "declare-blockers":
-        where = (
-            f"the {state.turn.step} step"
-            if state.turn.step
-            else (f"the {state.turn.phase} phase" if state.turn.phase else "no step")
-        )
+        where = current_step(state.turn)
         problems.append(
             f"blockers are declared in the declare-blockers step, not {where} (CR 509.1)"
         )
