@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 
 from lsprotocol import types
+from pytest_lsp import client_capabilities
 
 OPENING = """\
 mtgr 0.4
@@ -33,6 +34,25 @@ phase main
 #1 target "Alice"
 #1 resolve
 """
+
+
+def capabilities(preset: str) -> types.ClientCapabilities:
+    """A pytest-lsp preset ("visual-studio-code", "neovim"), or "<encoding> only": VS Code's
+    capabilities offering that one position encoding ("utf-8 only", "utf-32 only")."""
+    if preset.endswith(" only"):
+        caps = client_capabilities("visual-studio-code")
+        caps.general = types.GeneralClientCapabilities(position_encodings=[preset.split()[0]])
+        return caps
+    return client_capabilities(preset)
+
+
+def units(text: str, encoding: str) -> int:
+    """How many units of the negotiated encoding a text takes: what LSP positions count."""
+    if encoding == "utf-8":
+        return len(text.encode("utf-8"))
+    if encoding == "utf-32":
+        return len(text)
+    return len(text.encode("utf-16-le")) // 2
 
 
 def column(line: str, character: int, encoding: str) -> int:

@@ -6,9 +6,10 @@ import sys
 
 import pytest
 import pytest_lsp
+import records
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
-from records import OPENING
+from pytest_lsp import ClientServerConfig, LanguageClient
+from records import OPENING, capabilities
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -29,21 +30,11 @@ AFTER_CAST = 21  # lines up to `#1 "Thoughtseize" cast`: #1 is on the stack
 _uris = itertools.count()
 
 
-def capabilities(name: str) -> types.ClientCapabilities:
-    if name == "utf-8 only":
-        caps = client_capabilities("visual-studio-code")
-        caps.general = types.GeneralClientCapabilities(position_encodings=["utf-8"])
-        return caps
-    return client_capabilities(name)
-
-
 ENCODINGS: dict[int, str] = {}
 
 
 def units(client: LanguageClient, text: str) -> int:
-    if ENCODINGS[id(client)] == "utf-8":
-        return len(text.encode("utf-8"))
-    return len(text.encode("utf-16-le")) // 2
+    return records.units(text, ENCODINGS[id(client)])
 
 
 @pytest_lsp.fixture(

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
-from records import OPENING
+from pytest_lsp import ClientServerConfig, LanguageClient
+from records import OPENING, capabilities
 from refreshes import answer_refreshes
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -32,15 +32,6 @@ phase main
 """
 )
 LINES = GAME.splitlines()
-
-
-def capabilities(name: str) -> types.ClientCapabilities:
-    """A preset, or VS Code's offering only UTF-8 positions."""
-    if name == "utf-8 only":
-        caps = client_capabilities("visual-studio-code")
-        caps.general = types.GeneralClientCapabilities(position_encodings=["utf-8"])
-        return caps
-    return client_capabilities(name)
 
 
 ENCODINGS: dict[int, str] = {}

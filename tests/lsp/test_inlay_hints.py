@@ -5,6 +5,7 @@ import sys
 
 import pytest
 import pytest_lsp
+import records
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from records import OPENING
@@ -45,9 +46,7 @@ ENCODINGS: dict[int, str] = {}
 
 
 def units(client: LanguageClient, text: str) -> int:
-    if ENCODINGS[id(client)] == "utf-8":
-        return len(text.encode("utf-8"))
-    return len(text.encode("utf-16-le")) // 2
+    return records.units(text, ENCODINGS[id(client)])
 
 
 @pytest_lsp.fixture(

@@ -10,6 +10,7 @@ import sys
 
 import pytest
 import pytest_lsp
+import records
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
@@ -72,12 +73,7 @@ async def client(lsp_client: LanguageClient, request: pytest.FixtureRequest):
 
 
 def units(client: LanguageClient, text: str) -> int:
-    encoding = client.encoding  # type: ignore[attr-defined]
-    if encoding == "utf-8":
-        return len(text.encode("utf-8"))
-    if encoding == "utf-32":
-        return len(text)
-    return len(text.encode("utf-16-le")) // 2
+    return records.units(text, client.encoding)  # type: ignore[attr-defined]
 
 
 def at(client: LanguageClient, line: int, needle: str, occurrence: int = 1) -> types.Position:

@@ -6,9 +6,10 @@ import sys
 
 import pytest
 import pytest_lsp
+import records
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
-from records import OPENING
+from pytest_lsp import ClientServerConfig, LanguageClient
+from records import OPENING, capabilities
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -31,23 +32,6 @@ phase main
 LINES = GAME.splitlines()
 
 
-def capabilities(name: str) -> types.ClientCapabilities:
-    """A preset, or VS Code's offering only one encoding ("utf-8 only", "utf-32 only")."""
-    if name.endswith(" only"):
-        caps = client_capabilities("visual-studio-code")
-        caps.general = types.GeneralClientCapabilities(position_encodings=[name.split()[0]])
-        return caps
-    return client_capabilities(name)
-
-
-def width(encoding: str, ch: str) -> int:
-    if encoding == "utf-8":
-        return len(ch.encode("utf-8"))
-    if encoding == "utf-32":
-        return 1
-    return len(ch.encode("utf-16-le")) // 2
-
-
 STATE: dict[int, tuple[str, types.SemanticTokensLegend]] = {}
 
 
@@ -58,7 +42,7 @@ def column(encoding: str, text: str, character: int) -> int:
         if units == character:
             return index
         assert units < character, f"offset {character} splits a character in {text!r}"
-        units += width(encoding, ch)
+        units += records.units(ch, encoding)
     assert units == character
     return len(text)
 
