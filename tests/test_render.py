@@ -10,11 +10,11 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-
 from benchmarks.generate import generate
+
 from mtgr.cli.main import main
 from mtgr.render.record import Record
-from mtgr.render.text import WIDTH
+from mtgr.render.text import WIDTH, render_text
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "examples").glob("*.mtgr"))
@@ -136,8 +136,6 @@ def test_the_default_is_the_last_line(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_text_fits_80_columns_at_every_line_of_every_example() -> None:
-    from mtgr.render.text import render_text
-
     for path in EXAMPLES:
         record = Record.check(path.read_text(encoding="utf-8"))
         for board in record.boards():
