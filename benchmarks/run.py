@@ -1,7 +1,7 @@
 """Drives the real language server over stdio, as an editor does, and writes the figures
 to docs/benchmarks.md: full open, keystroke to diagnostics (incremental and full side by
-side), highlighting after a keystroke, completion and hover latency, and the server's
-peak memory.
+side), highlighting after a keystroke, completion, hover and board latency, and the
+server's peak memory.
 
     python -m benchmarks.run [--edits 200] [--lines 10000,50000] [--out docs/benchmarks.md]
 
@@ -226,6 +226,25 @@ async def measure_requests(text: str, count: int, seed: int) -> tuple[list[float
     return completion, hover
 
 
+async def measure_board(text: str, count: int, seed: int) -> list[float]:
+    """`mtgr/board` at random lines, all three renderings, as the board view asks for it."""
+    server = Server(True)
+    await server.start()
+    uri = "file:///bench/board.mtgr"
+    await server.open(uri, text)
+    rng = random.Random(seed)
+    lines = text.count("\n")
+    times = []
+    for _ in range(count):
+        params = {"textDocument": {"uri": uri}, "line": rng.randrange(lines)}
+        start = time.perf_counter()
+        answer = await server.client.protocol.send_request_async("mtgr/board", params)
+        times.append(time.perf_counter() - start)
+        assert answer is not None, "mtgr/board answered null for an open document"
+    await server.stop()
+    return times
+
+
 # Each open starts a fresh server: the median of five is steadier on a shared machine.
 OPEN_RUNS = 5
 
@@ -330,6 +349,15 @@ async def run(edits: int, out: Path, sizes: tuple[int, int] = (10_000, 50_000)) 
             ms(percentile(hover, 0.95)),
             "≤ 20 ms",
             f"median {ms(statistics.median(hover))}",
+        )
+    )
+    board = await measure_board(text, edits, seed=17)
+    rows.append(
+        (
+            "board at a random line (mtgr/board: JSON, HTML and text), p95",
+            ms(percentile(board, 0.95)),
+            "≤ 30 ms",
+            f"median {ms(statistics.median(board))}",
         )
     )
     out.write_text(report(rows), encoding="utf-8")
