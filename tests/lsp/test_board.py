@@ -62,6 +62,7 @@ async def test_the_board_after_the_cast_line(client: LanguageClient) -> None:
     assert sum(1 for card in bob["hand"] if card["name"] is None) == 7
     assert [c["name"] for c in result["board"]["stack"]] == ["Expressive Iteration"]
     assert 'class="card tapped" data-number="3"' in result["html"]
+    assert ".card.tapped" in result["css"]
     assert "[#3 Dragon's Rage Channeler, tapped]" in result["text"]
 
 

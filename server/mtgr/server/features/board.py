@@ -15,7 +15,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from mtgr.render.board import board_json
 from mtgr.render.facts import scan
-from mtgr.render.html import board_body
+from mtgr.render.html import CSS, board_body
 from mtgr.render.record import Record
 from mtgr.render.text import render_text
 
@@ -85,6 +85,7 @@ def board(server: MtgrServer, params: Any) -> dict[str, Any] | None:
         result["board"] = board_json(drawn)
     if "html" in formats:
         result["html"] = board_body(drawn)
+        result["css"] = CSS  # the stylesheet the HTML is drawn for
     if "text" in formats:
         result["text"] = render_text(drawn)
     return result
