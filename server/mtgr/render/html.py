@@ -52,9 +52,9 @@ body { margin: 0; background: var(--mtgr-bg); }
 .cards { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; min-height: 20px; }
 .empty { color: var(--mtgr-muted); font-style: italic; }
 .battlefield { display: flex; flex-wrap: wrap; gap: 6px 26px; }
-.card { box-sizing: border-box; width: 84px; height: 116px; border-radius: 6px;
+.card { box-sizing: border-box; width: 92px; height: 126px; border-radius: 6px;
   border: 2px solid var(--mtgr-card-border); background: var(--mtgr-card);
-  padding: 4px 5px; display: flex; flex-direction: column; gap: 2px; overflow: hidden;
+  padding: 4px; display: flex; flex-direction: column; gap: 2px; overflow: hidden;
   font-size: 11px; line-height: 1.2; position: relative; }
 .card.mini { width: auto; height: auto; flex-direction: row; align-items: baseline;
   gap: 4px; padding: 1px 6px; border-width: 1px; border-radius: 4px; }
@@ -63,7 +63,7 @@ body { margin: 0; background: var(--mtgr-bg); }
 .card .badge, .card .counter { font-size: 10px; border-radius: 3px; padding: 0 3px;
   background: var(--mtgr-zone); align-self: flex-start; }
 .card .counter { background: var(--mtgr-accent); color: var(--mtgr-bg); }
-.card.tapped { transform: rotate(90deg); margin: -16px 16px; }
+.card.tapped { transform: rotate(90deg); margin: -17px 17px; }
 .card.token { border-style: dashed; }
 .card.back { background: repeating-linear-gradient(45deg, var(--mtgr-back),
   var(--mtgr-back) 6px, var(--mtgr-back-2) 6px, var(--mtgr-back-2) 12px);
@@ -137,7 +137,8 @@ REPLAY_JS = r"""
     where.textContent = `line ${line} of ${total}`;
     const row = rows[line - 1];
     row.classList.add('current');
-    row.scrollIntoView({ block: 'nearest' });
+    const list = row.parentElement;  // keep the line in the middle of the listing
+    list.scrollTop = row.offsetTop - list.clientHeight / 2;
     let chosen = '';
     for (const option of turn.options) {
       if (option.value && Number(option.value) <= line) chosen = option.value;
@@ -216,9 +217,10 @@ def _cards(cards: Sequence[CardView], size: str = "") -> str:
     return '<div class="cards">' + "".join(_card(c, size) for c in cards) + "</div>"
 
 
-def _zone(kind: str, title: str, body: str, count: int | None = None) -> str:
+def _zone(kind: str, title: str, body: str, count: int | None = None, note: str = "") -> str:
     shown = f' <span class="count">{count}</span>' if count is not None else ""
-    return f'<div class="zone {kind}"><h3>{title}{shown}</h3>{body}</div>'
+    noted = f' · <span class="note">{note}</span>' if note else ""
+    return f'<div class="zone {kind}"><h3>{title}{shown}{noted}</h3>{body}</div>'
 
 
 def _player(player: PlayerView, position: str) -> list[str]:
@@ -240,7 +242,6 @@ def _player(player: PlayerView, position: str) -> list[str]:
         f'<span class="life-label">life</span>{counters}{marks}</div>'
     )
     hidden = player.hidden_in_hand
-    hand_title = "Hand" + (f" ({hidden} hidden)" if hidden else "")
     library = player.library
     size = "?" if library.size is None else str(library.size)
     slots = [
@@ -252,7 +253,13 @@ def _player(player: PlayerView, position: str) -> list[str]:
     ]
     zones = (
         '<div class="zones">'
-        + _zone("hand", hand_title, _cards(player.hand), len(player.hand))
+        + _zone(
+            "hand",
+            "Hand",
+            _cards(player.hand),
+            len(player.hand),
+            f"{hidden} hidden" if hidden else "",
+        )
         + _zone(
             "library",
             "Library",
