@@ -237,3 +237,77 @@ def test_an_unwritable_folder_is_a_clear_error(
     folder.mkdir()
     assert main(["render", f"{RAGAVAN}:70", "-o", str(folder)]) == 2
     assert "it is a folder" in capsys.readouterr().err
+
+
+def test_every_board_of_the_replay_is_the_board_at_that_line() -> None:
+    """The replay steps through the record once; a single board starts from the walk's
+    nearest checkpoint: both give the same board at every line."""
+    for path in EXAMPLES:
+        record = Record.check(path.read_text(encoding="utf-8"))
+        stepped = list(record.boards())
+        assert len(stepped) == len(record.lines)
+        for number, board in enumerate(stepped, 1):
+            assert board == record.board(number), (path.name, number)
+
+
+ROWS_RECORD = """\
+mtgr 0.4
+player "Alice" deck 60
+player "Bob" deck 60
+perspective ""
+start "Alice" by "Alice"
+"Alice" draw #1 "Forest"
+"Alice" draw #2 "Llanowar Elves"
+"Alice" draw #3 "Grizzly Bears"
+"Bob" draw #4 "Island"
+"Alice" keep
+"Bob" keep
+turn 1 "Alice"
+phase main
+#1 play
+#1 tap by #1
+#2 cast
+#2 pay {G}
+#2 resolve -> battlefield
+#5 new card "Treasure Vault" battlefield "Alice" by "Alice"
+#5 tap by #5
+turn 2 "Bob"
+turn 3 "Alice"
+step untap
+#1 untap
+#2 untap
+#5 untap
+phase main
+#2 tap by #2
+#1 tap by #1
+#3 cast
+#3 pay {1}{G}
+#3 resolve -> battlefield
+phase combat
+step declare-attackers
+#3 attack "Bob"
+"""
+
+
+def test_battlefield_rows_come_from_what_the_record_shows() -> None:
+    record = Record.check(ROWS_RECORD)
+    lines = ROWS_RECORD.splitlines()
+
+    def rows(line: str) -> dict[str, list[str]]:
+        board = record.board(lines.index(line) + 1)
+        alice = board.player("Alice")
+        assert alice is not None
+        return {row.name: [c.label() for c in row.cards] for row in alice.battlefield}
+
+    # played: a land; never cast and tapped by itself: a land; cast and tapping itself
+    # for mana is no proof of a land; attacking makes a creature, from that line on
+    assert rows("#5 tap by #5") == {
+        "lands": ["Forest", "Treasure Vault"],
+        "creatures": [],
+        "other permanents": ["Llanowar Elves"],
+    }
+    assert rows("#3 resolve -> battlefield")["other permanents"] == [
+        "Llanowar Elves",
+        "Grizzly Bears",
+    ]
+    assert rows('#3 attack "Bob"')["creatures"] == ["Grizzly Bears"]
