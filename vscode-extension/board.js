@@ -7,7 +7,7 @@
 
 const vscode = require('vscode');
 
-const DEBOUNCE_MS = 40;
+const DEBOUNCE_MS = 25;
 const LANGUAGES = new Set(['mtgr', 'markdown']);
 
 // the board's CSS custom properties (server/mtgr/render/html.py) as theme colours

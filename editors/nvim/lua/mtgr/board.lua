@@ -3,7 +3,7 @@
 -- request (docs/server.md); nothing is checked here.
 local M = {}
 
-local DEBOUNCE_MS = 40
+local DEBOUNCE_MS = 25
 local FILETYPES = { mtgr = true, markdown = true }
 
 local state = {
