@@ -179,6 +179,8 @@ REPLAY_JS = r"""
 })();
 """
 
+_SEVERITY_ORDER = ["error", "warning", "information", "hint"]
+
 # what the page may load: nothing from the network, its own inline style and script
 _POLICY = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'"
 
@@ -436,6 +438,3 @@ def render_replay(boards: Iterable[Board], texts: Sequence[str]) -> str:
         f"<script>{REPLAY_JS}</script>"
     )
     return _page(f"{title or 'mtgr'}: replay", body, CSS + REPLAY_CSS, script)
-
-
-_SEVERITY_ORDER = ["error", "warning", "information", "hint"]

@@ -97,14 +97,13 @@ class _Canvas:
         self.parts.append("".join(out))
         return width
 
-    def cards(
-        self, label: str, cards: tuple[CardView, ...], note: str = "", x0: float = LABEL
-    ) -> None:
+    def cards(self, label: str, cards: tuple[CardView, ...], note: str = "") -> None:
         """A labelled row of cards, wrapping onto more rows when it is full."""
         self.text(MARGIN + 8, self.y + 14, label.upper(), "label")
         if note:
             self.text(MARGIN + 8, self.y + 28, note, "muted")
-        x, top = x0, self.y
+        x0 = x = LABEL
+        top = self.y
         if not cards:
             self.text(x, top + 14, "empty", "muted")
             self.y += 24
