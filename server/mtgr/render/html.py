@@ -101,6 +101,7 @@ REPLAY_CSS = """
   border-radius: 4px; padding: 2px 8px; }
 .controls input[type=range] { width: 100%; accent-color: var(--mtgr-accent); }
 .timeline { grid-column: 2; position: relative; height: 12px; }
+.keys { grid-column: 3 / 6; font-size: 11px; color: var(--mtgr-muted); }
 .tick { position: absolute; top: 0; width: 4px; height: 12px; padding: 0; border: 0;
   margin-left: -2px; background: var(--mtgr-hint); cursor: pointer; }
 .tick.error { background: var(--mtgr-error); }
@@ -427,6 +428,7 @@ def render_replay(boards: Iterable[Board], texts: Sequence[str]) -> str:
         f'<output id="where">line 1 of {total}</output>'
         f'<select id="turn" aria-label="jump to turn">{options}</select>'
         f'<div class="timeline" aria-label="lines with diagnostics">{ticks}</div>'
+        '<div class="keys">← → a line · PgUp PgDn a turn · Home End</div>'
         "</div>"
         '<div class="replay-main">'
         f'<div id="board" class="mtgr-board">{first_body}</div>'
