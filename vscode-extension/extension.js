@@ -248,6 +248,7 @@ async function activate(context) {
     }),
     { dispose: () => stopServer() },
   );
+  require('./board').register(context, () => client, output);
   await restartServer();
   return {
     // for tests: the running client, if any

@@ -67,6 +67,9 @@ def _parser() -> argparse.ArgumentParser:
     state = commands.add_parser("state", help="print the rebuilt game state after a line")
     state.add_argument("location", metavar="FILE:LINE")
     state.set_defaults(run=_state)
+    from mtgr.cli.render import add_render_command  # (it imports this module)
+
+    add_render_command(commands)
 
     fmt = commands.add_parser("fmt", help="rewrite files in the canonical layout")
     fmt.add_argument("paths", nargs="+", metavar="PATH")
