@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
-import os
-import stat
 import sys
-import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from mtgr.check import Diagnostic, check_text, diagnostics
+from mtgr.cli.files import FileProblem, decode, rewrite, shown, snapshot
 from mtgr.rules.explain import diagnostics_markdown, explain
 from mtgr.rules.registry import Severity, all_rules, rule
 from mtgr.rules.summary import render_state
@@ -29,6 +26,9 @@ class UsageError(Exception):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):  # a message never fails on what it can show
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     parser = _parser()
     args = parser.parse_args(argv)
     try:
@@ -88,35 +88,47 @@ def _parser() -> argparse.ArgumentParser:
 def _check(args: argparse.Namespace) -> int:
     severities = _severities(args.severity)
     results: list[tuple[Path, list[Diagnostic]]] = []
+    problems = 0
     for path in _files(args.paths):
-        text = _read(path)
+        try:
+            text = _read(path)
+        except FileProblem as problem:
+            problems += _report(problem)
+            continue
         if path.suffix.lower() in (".md", ".markdown"):
             text = mtgr_blocks(text)
         results.append((path, check_text(text, severities)))
     _print(results, args.format)
+    if problems:
+        return EXIT_USAGE
     found_errors = any(d.severity is Severity.ERROR for _, found in results for d in found)
     return EXIT_FOUND if found_errors else EXIT_CLEAN
 
 
-def _files(paths: Sequence[str]) -> Iterator[Path]:
+def _files(paths: Sequence[str]) -> list[Path]:
+    found: list[Path] = []
     for name in paths:
         path = Path(name)
         if path.is_dir():
-            yield from sorted(p for p in path.rglob("*.mtgr") if p.is_file())
+            found.extend(sorted(p for p in path.rglob("*.mtgr") if p.is_file()))
         elif path.is_file():
-            yield path
+            found.append(path)
         else:
-            raise UsageError(f"no such file or folder: {name}")
+            raise UsageError(f"no such file or folder: {shown(name)}")
+    return found
 
 
 def _read(path: Path) -> str:
-    data = path.read_bytes()
-    if b"\x00" in data:
-        raise UsageError(f"{path}: not a text file (it contains NUL bytes)")
+    """A file's text; FileProblem when it cannot be read or is not UTF-8 text."""
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise UsageError(f"{path}: not UTF-8 text (byte {error.start})") from error
+        return decode(path.read_bytes(), shown(path))
+    except OSError as error:
+        raise FileProblem(f"{shown(path)}: cannot be read ({error.strerror or error})") from error
+
+
+def _report(problem: FileProblem) -> int:
+    print(f"mtgr: {problem}", file=sys.stderr)
+    return 1
 
 
 def _severities(values: Sequence[str]) -> dict[str, Severity | None]:
@@ -150,11 +162,11 @@ def _print(results: list[tuple[Path, list[Diagnostic]]], output: str) -> None:
                 level = {"error": "error", "warning": "warning"}.get(d.severity.value, "notice")
                 message = d.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
                 print(
-                    f"::{level} file={path},line={line},col={column},"
+                    f"::{level} file={shown(path)},line={line},col={column},"
                     f"endColumn={d.span.end + 1},title={d.code}::{message}"
                 )
             else:
-                print(f"{path}:{line}:{column}: {d.severity.value} {d.code} {d.message}")
+                print(f"{shown(path)}:{line}:{column}: {d.severity.value} {d.code} {d.message}")
     if output == "text":
         files = len(results)
         print(
@@ -165,7 +177,7 @@ def _print(results: list[tuple[Path, list[Diagnostic]]], output: str) -> None:
 
 def _json(path: Path, d: Diagnostic) -> dict[str, object]:
     return {
-        "path": str(path),
+        "path": shown(path),
         "line": d.line + 1,
         "column": d.span.start + 1,
         "end_column": d.span.end + 1,
@@ -203,7 +215,10 @@ def _state(args: argparse.Namespace) -> int:
     path = Path(name)
     if not path.is_file():
         raise UsageError(f"no such file: {name}")
-    text = _read(path)
+    try:
+        text = _read(path)
+    except FileProblem as problem:
+        raise UsageError(str(problem)) from problem
     if path.suffix.lower() in (".md", ".markdown"):
         text = mtgr_blocks(text)
     document = Document(text)
@@ -225,54 +240,33 @@ def _state(args: argparse.Namespace) -> int:
 
 
 def _fmt(args: argparse.Namespace) -> int:
-    """Each file is read whole, formatted in memory, and replaced atomically only if it changed."""
+    """Each file is read whole, formatted in memory, and replaced only if it changed
+    (see cli/files.py for how a file is rewritten without losing anything)."""
     changed = failed = 0
     for path in _files(args.paths):
         try:
             if path.suffix.lower() in (".md", ".markdown"):
-                raise UsageError(f"{path}: formatting Markdown pages is not supported")
-            data = path.read_bytes()
-            bom = b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
-            formatted = bom + format_text(_read(path)).encode("utf-8")
-            if formatted == data:
+                raise FileProblem(f"{shown(path)}: formatting Markdown pages is not supported")
+            before = snapshot(path)
+            bom = b"\xef\xbb\xbf" if before.data.startswith(b"\xef\xbb\xbf") else b""
+            formatted = bom + format_text(decode(before.data, shown(path))).encode("utf-8")
+            if formatted == before.data:
                 continue
             changed += 1
             if args.check:
-                print(f"would reformat {path}")
-            else:
-                _write_atomically(path, formatted)
-                print(f"reformatted {path}")
-        except (UsageError, OSError) as error:
-            failed += 1
-            message = (
-                str(error)
-                if isinstance(error, UsageError)
-                else f"{path}: {error.strerror or error}"
-            )
-            print(f"mtgr: {message}", file=sys.stderr)
+                print(f"would reformat {shown(path)}")
+                continue
+            note = rewrite(path, before, formatted)
+            print(f"reformatted {shown(path)}")
+            if note is not None:
+                print(f"mtgr: {note}", file=sys.stderr)
+        except OSError as error:
+            failed += _report(FileProblem(f"{shown(path)}: {error.strerror or error}"))
+        except FileProblem as problem:
+            failed += _report(problem)
     if failed:
         return EXIT_USAGE
     return EXIT_FOUND if args.check and changed else EXIT_CLEAN
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    """A temporary file beside the target, then os.replace: the file is never half written."""
-    target = path.resolve()
-    mode = stat.S_IMODE(target.stat().st_mode)
-    handle, temporary = tempfile.mkstemp(
-        dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
-    )
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
 
 
 def _lsp(args: argparse.Namespace) -> int:
