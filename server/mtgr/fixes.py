@@ -414,3 +414,52 @@ def _findings_from(doc: _Doc, first: int, texts: Sequence[str], state: GameState
         for f in emitted
         if f.line in allowed and (f.code not in allowed[f.line] or not silences(f.code))
     )
+
+
+# ---- every safe fix at once (mtgr check --fix) -------------------------------------------
+
+MAX_FIX_ROUNDS = 20
+
+
+def fix_all(
+    text: str, severities: Mapping[str, Severity | None] | None = None
+) -> tuple[str, Counter[str]]:
+    """The text with every safe fix applied, and how many of each code were fixed.
+
+    Each round takes one safe fix a diagnostic, as long as their lines do not overlap,
+    and checks the text again; fixes taken together that would leave a code more often
+    than before are taken one at a time instead. The text is LF-separated.
+    """
+    applied: Counter[str] = Counter()
+    for _ in range(MAX_FIX_ROUNDS):
+        checked = CheckedText(text)
+        found = checked.diagnostics(severities)
+        chosen = _disjoint_safe_fixes(checked, found)
+        if not chosen:
+            break
+        fixed = apply_edits(text, [e for fix in chosen for e in fix.edits])
+        if len(chosen) > 1 and not _no_worse(found, CheckedText(fixed).diagnostics(severities)):
+            chosen = chosen[:1]
+            fixed = apply_edits(text, chosen[0].edits)
+        text = fixed
+        applied.update(fix.code for fix in chosen)
+    return text, applied
+
+
+def _disjoint_safe_fixes(checked: CheckedText, found: Sequence[Diagnostic]) -> list[Fix]:
+    chosen: list[Fix] = []
+    taken: list[tuple[int, int]] = []
+    for diagnostic in found:
+        for fix in fixes(checked, diagnostic.code, diagnostic.line, diagnostic.span):
+            if not fix.safe:
+                continue
+            lines = (min(e.line for e in fix.edits), max(e.end_line for e in fix.edits))
+            if all(lines[1] < first or last < lines[0] for first, last in taken):
+                chosen.append(fix)
+                taken.append(lines)
+            break
+    return chosen
+
+
+def _no_worse(before: Sequence[Diagnostic], after: Sequence[Diagnostic]) -> bool:
+    return not Counter(d.code for d in after) - Counter(d.code for d in before)
