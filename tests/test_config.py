@@ -5,13 +5,14 @@ command line; unknown keys, codes and levels are warnings with the file and line
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from mtgr import config
 from mtgr.cli.main import EXIT_CLEAN, EXIT_FOUND, main
-from mtgr.rules.registry import Severity
+from mtgr.rules.registry import Severity, all_rules
 
 RECORD = 'mtgr 0.4\nplayer "Alice" deck 60\nperspective "Alice"\n"Alice" draw #1 "Shock"\n'
 WRONG = RECORD + '"Alice" draw #2 "Opt"\n#1 cast\n#2 cast\n#1 resolve\n'  # one K301, an error
@@ -126,3 +127,19 @@ def test_no_settings_file(tmp_path: Path) -> None:
     record = _write(tmp_path / "game.mtgr", WRONG)
     found = config.find(record)
     assert found is None or tmp_path not in found.parents  # only a file above tmp_path
+
+
+DOCUMENTED = (
+    "README.md",
+    "vscode-extension/package.json",
+    "vscode-extension/README.md",
+    "syntaxes/README.md",
+    "editors/nvim/README.md",
+)
+
+
+@pytest.mark.parametrize("name", DOCUMENTED)
+def test_documentation_names_only_codes_that_exist(name: str) -> None:
+    text = (Path(__file__).resolve().parents[1] / name).read_text(encoding="utf-8")
+    named = set(re.findall(r"\b[A-Z][0-9]{3}\b", text))
+    assert named - set(all_rules()) == set()
