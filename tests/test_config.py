@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -143,3 +145,23 @@ def test_documentation_names_only_codes_that_exist(name: str) -> None:
     text = (Path(__file__).resolve().parents[1] / name).read_text(encoding="utf-8")
     named = set(re.findall(r"\b[A-Z][0-9]{3}\b", text))
     assert named - set(all_rules()) == set()
+
+
+def test_standard_input_uses_the_settings_file_of_its_given_name(tmp_path: Path) -> None:
+    _write(tmp_path / "sub" / "mtgr.toml", '[severity]\nK301 = "off"\n')
+    done = subprocess.run(
+        [sys.executable, "-m", "mtgr", "check", "--stdin-filename", "sub/game.mtgr", "-"],
+        input=WRONG.encode(),
+        capture_output=True,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert (done.returncode, done.stdout) == (EXIT_CLEAN, b"")
+    done = subprocess.run(
+        [sys.executable, "-m", "mtgr", "check", "-"],
+        input=WRONG.encode(),
+        capture_output=True,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert done.returncode == EXIT_FOUND

@@ -21,6 +21,9 @@ from mtgr.cli import main as cli
 MESSY = 'mtgr 0.4\r\nplayer   "Alice"  deck 60\r\n  turn 1 "Alice"//first\r\n'
 CLEAN = 'mtgr 0.4\nplayer "Alice" deck 60\nturn 1 "Alice" // first\n'
 ROOT = os.geteuid() == 0 if hasattr(os, "geteuid") else False
+pytestmark = pytest.mark.skipif(
+    sys.platform == "win32", reason="POSIX owners, modes, links and file size limits"
+)
 
 
 def _record(folder: Path, text: str = MESSY, name: str = "game.mtgr") -> Path:

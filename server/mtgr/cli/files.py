@@ -5,6 +5,10 @@ text goes to a temporary file beside it that takes the old file's owner, group a
 and replaces it only if the file is still what was read; a read-only file is left alone;
 a file with other hard links (or whose owner a replacement could not keep) is written in
 place, so that every name still shows the same file.
+
+What no check can see: a program that keeps the file open and writes to it after the
+replacement writes to the old file, which no name shows any more. Record live into a file
+that nothing formats until the recording ends.
 """
 
 from __future__ import annotations
@@ -136,22 +140,16 @@ def _temporary_copy(target: Path, status: os.stat_result, data: bytes) -> str:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
             out.flush()
-            if (status.st_uid, status.st_gid) != _owner(out.fileno()):
-                os.fchown(out.fileno(), status.st_uid, status.st_gid)
-            os.fchmod(
-                out.fileno(), stat.S_IMODE(status.st_mode)
-            )  # after fchown, which clears setuid
             os.fsync(out.fileno())
+        now = os.stat(temporary)
+        if hasattr(os, "chown") and (now.st_uid, now.st_gid) != (status.st_uid, status.st_gid):
+            os.chown(temporary, status.st_uid, status.st_gid)
+        os.chmod(temporary, stat.S_IMODE(status.st_mode))  # after chown, which clears setuid
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
     return temporary
-
-
-def _owner(handle: int) -> tuple[int, int]:
-    status = os.fstat(handle)
-    return status.st_uid, status.st_gid
 
 
 def _in_place(target: Path, before: Snapshot, data: bytes, name: str) -> None:

@@ -188,10 +188,17 @@ class Source:
     def markdown(self) -> bool:
         return self.name.lower().endswith(MARKDOWN)
 
+    @property
+    def place(self) -> Path | None:
+        """Where its settings file is looked for: the file, or what standard input is named."""
+        if self.path is None and self.name != "-":
+            return Path(self.name)
+        return self.path
+
     def read(self) -> Snapshot:
-        if self.path is None:
-            return Snapshot(sys.stdin.buffer.read(), os.fstat(0))
         try:
+            if self.path is None:
+                return Snapshot(sys.stdin.buffer.read(), os.fstat(sys.stdin.fileno()))
             return snapshot(self.path)
         except OSError as error:
             raise FileProblem(f"{self.name}: cannot be read ({error.strerror or error})") from error
@@ -205,6 +212,7 @@ class Scan:
         self.markdown = markdown
         self.problems = 0
         self.configs: dict[Path, config.Config] = {}
+        self.found: dict[Path, Path | None] = {}  # folder -> its settings file
         self.cli_exclude = pathspec.GitIgnoreSpec.from_lines(args.exclude)
 
     def report(self, problem: object) -> None:
@@ -212,7 +220,10 @@ class Scan:
         self.problems += 1
 
     def config_for(self, path: Path | None) -> config.Config:
-        found = config.find(path or Path.cwd())
+        folder = Path.cwd() if path is None else path if path.is_dir() else path.parent
+        if folder not in self.found:
+            self.found[folder] = config.find(folder)
+        found = self.found[folder]
         if found is None:
             return config.Config()
         if found not in self.configs:
@@ -224,10 +235,9 @@ class Scan:
     def sources(self) -> Iterator[Source]:
         for name in self.args.paths:
             if name == "-":
-                label = self.args.stdin_filename or "-"
-                stdin_path = Path(self.args.stdin_filename) if self.args.stdin_filename else None
-                self.config_for(stdin_path)
-                yield Source(None, label, named=True)
+                source = Source(None, self.args.stdin_filename or "-", named=True)
+                self.config_for(source.place)
+                yield source
                 continue
             path = Path(name)
             if path.is_dir():
@@ -255,7 +265,12 @@ class Scan:
                     yield Source(path, shown(path), named=False)
 
     def _excluded(self, path: Path) -> bool:
-        relative = os.path.relpath(path) if path.is_absolute() else str(path)
+        """--exclude matches paths from the working folder; the settings file's `exclude`
+        paths from its own folder."""
+        try:
+            relative = os.path.relpath(path) if path.is_absolute() else str(path)
+        except ValueError:  # another drive (Windows): only the settings file can exclude it
+            relative = path.as_posix()
         name = Path(relative).as_posix() + ("/" if path.is_dir() else "")
         return self.cli_exclude.match_file(name) or self.config_for(path).excludes(path)
 
@@ -283,7 +298,7 @@ def _check(args: argparse.Namespace) -> int:
             text = mtgr_blocks(text)
             if not source.named and not text.strip():
                 continue  # a page without mtgr blocks is no record
-        severities = {**scan.config_for(source.path).severity, **requested}
+        severities = {**scan.config_for(source.place).severity, **requested}
         if (args.fix or args.diff) and not source.markdown:
             new_text, applied = _fixed(text, severities)
             if applied:
