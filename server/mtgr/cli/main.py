@@ -478,7 +478,7 @@ def _fmt(args: argparse.Namespace) -> int:
     """Each file is read whole, formatted in memory, and replaced only if it changed
     (cli/files.py says how a file is rewritten without losing anything)."""
     scan = Scan(args, markdown=False)
-    changed = files = 0
+    changed = unchanged = filtered = 0
     for source in scan.sources():
         try:
             if source.markdown:
@@ -488,23 +488,31 @@ def _fmt(args: argparse.Namespace) -> int:
         except FileProblem as problem:
             scan.report(problem)
             continue
-        files += 1
         formatted_text = format_text(text)
         formatted = _encoded(read, formatted_text)
         if source.path is None and not (args.check or args.diff):
-            _put(scan, source, read, formatted)  # `mtgr fmt -` is a filter
+            filtered += _put(scan, source, read, formatted)  # `mtgr fmt -` is a filter
             continue
         if formatted == read.data:
+            unchanged += 1
             continue
-        changed += 1
         if args.diff:
             _print_diff(source.name, "\n".join(split_lines(text)), formatted_text)
         elif args.check:
             print(f"would reformat {source.name}")
-        elif _put(scan, source, read, formatted):
+        elif not _put(scan, source, read, formatted):
+            continue
+        else:
             print(f"reformatted {source.name}")
-    if not files and not scan.problems:
+        changed += 1
+    if not (changed or unchanged or filtered or scan.problems):
         raise UsageError(f"no .mtgr files in {', '.join(args.paths)}")
+    if not args.quiet and (changed or unchanged):
+        done = "would be reformatted" if args.check or args.diff else "reformatted"
+        print(
+            f"{output.count(changed, 'file')} {done}, {unchanged} already formatted",
+            file=sys.stderr,
+        )
     if scan.problems:
         return EXIT_USAGE
     return EXIT_FOUND if (args.check or args.diff) and changed else EXIT_CLEAN

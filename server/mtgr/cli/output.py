@@ -194,13 +194,13 @@ def summary(results: Sequence[Checked], fixed: int) -> str:
     """ "3 problems in 2 files (1 error, 2 warnings)", with what --fix changed."""
     found = [d for checked in results for d in checked.found]
     files = len(results)
-    line = f"{_count(len(found), 'problem')} in {_count(files, 'file')}"
+    line = f"{count(len(found), 'problem')} in {count(files, 'file')}"
     by_level = Counter(d.severity for d in found)
-    parts = [_count(by_level[s], s.value, _PLURALS[s]) for s in Severity if by_level[s]]
+    parts = [count(by_level[s], s.value, _PLURALS[s]) for s in Severity if by_level[s]]
     if parts:
         line += f" ({', '.join(parts)})"
     if fixed:
-        line += f"; {_count(fixed, 'fix', 'fixes')} applied"
+        line += f"; {count(fixed, 'fix', 'fixes')} applied"
     return line
 
 
@@ -212,5 +212,6 @@ _PLURALS = {
 }
 
 
-def _count(number: int, noun: str, plural: str | None = None) -> str:
+def count(number: int, noun: str, plural: str | None = None) -> str:
+    """ "1 file", "2 files"."""
     return f"1 {noun}" if number == 1 else f"{number} {plural or noun + 's'}"
