@@ -319,7 +319,7 @@ def _check(args: argparse.Namespace) -> int:
         return EXIT_USAGE if scan.problems else (EXIT_FOUND if would_fix else EXIT_CLEAN)
     # with --fix on standard input the fixed text is the output; diagnostics go to stderr
     out = sys.stderr if args.fix and any(name == "-" for name in args.paths) else sys.stdout
-    _report(args, results, fixed, out)
+    _report(args, results, fixed, scan.problems, out)
     if scan.problems:
         return EXIT_USAGE
     errors = any(d.severity is Severity.ERROR for checked in results for d in checked.found)
@@ -358,7 +358,11 @@ def _encoded(read: Snapshot, text: str) -> bytes:
 
 
 def _report(
-    args: argparse.Namespace, results: list[output.Checked], fixed: int, stream: TextIO
+    args: argparse.Namespace,
+    results: list[output.Checked],
+    fixed: int,
+    not_checked: int,
+    stream: TextIO,
 ) -> None:
     if args.format == "json":
         output.as_json(results, stream)
@@ -372,7 +376,7 @@ def _report(
         style = output.Style(output.use_colour(args.color, stream))
         output.text(results, style, stream)
     if args.format == "text" and not args.quiet:
-        print(output.summary(results, fixed), file=sys.stderr)
+        print(output.summary(results, fixed, not_checked), file=sys.stderr)
 
 
 def _severities(values: Sequence[str]) -> dict[str, Severity | None]:

@@ -190,8 +190,9 @@ def statistics(results: Sequence[Checked], out: TextIO) -> None:
         print(f"{count:>5}  {code}  {title}", file=out)
 
 
-def summary(results: Sequence[Checked], fixed: int) -> str:
-    """ "3 problems in 2 files (1 error, 2 warnings)", with what --fix changed."""
+def summary(results: Sequence[Checked], fixed: int, not_checked: int) -> str:
+    """ "3 problems in 2 files (1 error, 2 warnings)", with what --fix changed and how many
+    files could not be checked."""
     found = [d for checked in results for d in checked.found]
     files = len(results)
     line = f"{count(len(found), 'problem')} in {count(files, 'file')}"
@@ -201,6 +202,8 @@ def summary(results: Sequence[Checked], fixed: int) -> str:
         line += f" ({', '.join(parts)})"
     if fixed:
         line += f"; {count(fixed, 'fix', 'fixes')} applied"
+    if not_checked:
+        line += f"; {count(not_checked, 'path')} not checked (see above)"
     return line
 
 
