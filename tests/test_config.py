@@ -5,6 +5,7 @@ command line; unknown keys, codes and levels are warnings with the file and line
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -165,3 +166,13 @@ def test_standard_input_uses_the_settings_file_of_its_given_name(tmp_path: Path)
         timeout=60,
     )
     assert done.returncode == EXIT_FOUND
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="FIFOs are POSIX")
+def test_a_settings_file_that_is_a_fifo_or_huge_is_not_read(tmp_path: Path) -> None:
+    fifo = tmp_path / "mtgr.toml"
+    os.mkfifo(fifo)
+    assert config.find(tmp_path / "game.mtgr") != fifo  # not a regular file: passed over
+    assert [w.line for w in config.load(fifo).warnings] == [1]  # and never opened
+    huge = _write(tmp_path / "sub" / "mtgr.toml", "# padding\n" * (config.MAX_BYTES // 10 + 1))
+    assert config.load(huge).severity == {} and len(config.load(huge).warnings) == 1

@@ -16,6 +16,7 @@ parse is a warning with the file and line, and the rest of the file still counts
 from __future__ import annotations
 
 import re
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,7 @@ import pathspec
 from mtgr.rules.registry import Severity, rule
 
 CONFIG_FILES = ("mtgr.toml", "pyproject.toml")
+MAX_BYTES = 1 << 20  # a settings file is small: a larger one is not read
 KNOWN_KEYS = ("severity", "exclude", "rules-file")
 LEVELS = (*(level.value for level in Severity), "off")
 
@@ -79,8 +81,8 @@ def find(start: Path) -> Path | None:
 
 def _has_tool_mtgr(path: Path) -> bool:
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = _read(path)
+    except (OSError, ValueError):
         return False
     return re.search(r"^\s*\[\s*tool\s*\.\s*mtgr\s*[.\]]", text, re.MULTILINE) is not None
 
@@ -89,10 +91,11 @@ def load(path: Path) -> Config:
     """The settings in one file, with a warning (file and line) for what is not understood."""
     warnings: list[ConfigWarning] = []
     try:
-        text = path.read_text(encoding="utf-8")
-        data = tomllib.loads(text)
-    except (OSError, UnicodeDecodeError) as error:
+        text = _read(path)
+    except (OSError, ValueError) as error:  # ValueError: not UTF-8, not a small regular file
         return Config(path, warnings=(ConfigWarning(path, 1, f"cannot be read: {error}"),))
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         line = int(match.group(1)) if (match := re.search(r"line (\d+)", str(error))) else 1
         message = f"not valid TOML ({error}); its settings are ignored"
@@ -137,6 +140,15 @@ def load(path: Path) -> Config:
         (path.parent / rules_file) if rules_file else None,
         tuple(warnings),
     )
+
+
+def _read(path: Path) -> str:
+    """A regular file's text, at most MAX_BYTES: never a device, a pipe or a huge file."""
+    status = path.stat()  # before opening: opening a FIFO would block
+    if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_BYTES:
+        raise ValueError(f"not a regular file of at most {MAX_BYTES:,} bytes")
+    with path.open("rb") as handle:
+        return handle.read(MAX_BYTES).decode("utf-8")
 
 
 class _KeyLines:

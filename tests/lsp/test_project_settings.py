@@ -14,6 +14,8 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
+from mtgr.server.session import SETTINGS_FILE_CHECK_SECONDS
+
 TEXT = (
     'mtgr 0.4\nplayer "Alice"\nplayer "Bob"\nperspective "Alice"\n'
     '"Alice" draw #1 "Shock"\n"Alice" draw #2 "Opt"\n#1 cast\n#2 cast\n#1 resolve\n'
@@ -83,3 +85,30 @@ async def test_unknown_codes_in_the_editor_settings_are_a_warning(client: Langua
         await asyncio.sleep(0.05)
     shown = [m for m in client.messages if m.type == types.MessageType.Warning]
     assert len(shown) == 1 and "W203" in shown[0].message and "N107" not in shown[0].message
+
+
+@pytest.mark.asyncio
+async def test_an_edit_picks_up_a_changed_settings_file(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """For clients that do not report file changes: an edit looks again (at most every
+    SETTINGS_FILE_CHECK_SECONDS)."""
+    settings = tmp_path / "mtgr.toml"
+    settings.write_text('[severity]\nK301 = "hint"\n', encoding="utf-8")
+    record = tmp_path / "a.mtgr"
+    uri = record.as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="mtgr", version=1, text=TEXT)
+        )
+    )
+    assert await _k301(client, uri) == [types.DiagnosticSeverity.Hint]
+    settings.write_text('[severity]\nK301 = "warning"\n', encoding="utf-8")
+    await asyncio.sleep(SETTINGS_FILE_CHECK_SECONDS + 0.2)
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=TEXT + "\n")],
+        )
+    )
+    assert await _k301(client, uri) == [types.DiagnosticSeverity.Warning]

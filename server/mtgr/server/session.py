@@ -7,6 +7,7 @@ and are turned into code-point columns here, once, so nothing below knows about 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -95,11 +96,23 @@ class OpenDocument:
         self.walk: Walk = walk(self.document.lines) if check else Walk()
         # the diagnostics last placed, with the walk and severities they were placed for
         self._placed: tuple[Walk, _Severities, list[Diagnostic]] | None = None
-        self.config = _project_config(uri)
+        self._settings_file = _settings_file(uri)
+        self._settings_checked = time.monotonic()
+        self.config = _load(self._settings_file)
 
-    def reload_config(self) -> None:
-        """Reads the project settings file again (it changed, or a new one appeared)."""
-        self.config = _project_config(self.uri)
+    def reload_config(self, force: bool = True) -> bool:
+        """Reads the project settings file again when the client says it changed (force),
+        or when another file is now the nearest or it was written since; True if read."""
+        recently = time.monotonic() - self._settings_checked < SETTINGS_FILE_CHECK_SECONDS
+        if not force and recently:
+            return False
+        self._settings_checked = time.monotonic()
+        now = _settings_file(self.uri)
+        if not force and now == self._settings_file:
+            return False
+        self._settings_file = now
+        self.config = _load(now)
+        return True
 
     def severities(self, settings: Settings) -> dict[str, Severity | None]:
         """The project file's severities, each overridden by the editor's setting."""
@@ -203,16 +216,29 @@ class OpenDocument:
         return None
 
 
-def _project_config(uri: str) -> config.Config:
+# while typing, whether the settings file changed is looked at no more often than this
+SETTINGS_FILE_CHECK_SECONDS = 2.0
+# a settings file and when it was written: (path, modification time, size)
+_Stamp = tuple[Path, int, int]
+
+
+def _settings_file(uri: str) -> _Stamp | None:
     """The settings file nearest a document on disk (config.py); none for unsaved ones."""
     path = to_fs_path(uri) if uri.startswith("file:") else None
     if path is None:
-        return config.Config()
+        return None
     try:
         found = config.find(Path(path))
-        return config.load(found) if found is not None else config.Config()
+        if found is None:
+            return None
+        status = found.stat()
     except OSError:
-        return config.Config()
+        return None
+    return found, status.st_mtime_ns, status.st_size
+
+
+def _load(stamp: _Stamp | None) -> config.Config:
+    return config.load(stamp[0]) if stamp is not None else config.Config()
 
 
 class Session:

@@ -73,6 +73,8 @@ def register(server: MtgrServer) -> None:
         if document.version is not None and version is not None and version < document.version:
             return  # a stale change: never apply it over a newer one
         document.change(list(params.content_changes), version, server.session.settings.incremental)
+        if document.reload_config(force=False):  # for clients that do not report file changes
+            log_config_warnings(server, document)
         publish(server, document)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
@@ -143,8 +145,9 @@ async def refresh_settings(server: MtgrServer) -> None:
 
 
 # ---- the project settings file (mtgr.toml, [tool.mtgr] in pyproject.toml) --------------
-# It is read when a document opens, and again for every open document when the client
-# says a settings file changed (the VS Code extension watches them: `synchronize.fileEvents`).
+# It is read when a document opens, again for every open document when the client says a
+# settings file changed (the VS Code extension watches them: `synchronize.fileEvents`),
+# and for an edited document when its settings file was written since (a few `stat`s).
 # The server does not register the watch itself (client/registerCapability): clients
 # that cannot answer that request would fail it.
 
