@@ -295,3 +295,18 @@ def test_shell_completion(capsys, shell: str) -> None:
         assert word in out
     if shell == "bash" and sys.platform != "win32":
         assert subprocess.run(["bash", "-n"], input=out.encode(), check=False).returncode == 0
+
+
+def test_fix_in_a_markdown_page_changes_only_its_mtgr_blocks(capsys, tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    prose = '# A game\n\nThe "Opt" was cast:\n\n```mtgr\n'
+    page.write_text(prose + FIXABLE + "```\n\nThe end.\n", encoding="utf-8")
+    code, _, _ = run(capsys, "check", "--fix", str(page))
+    assert code == EXIT_CLEAN
+    assert page.read_text(encoding="utf-8") == prose + FIXED + "```\n\nThe end.\n"
+    # a fix that would remove a line (an identify that says nothing new) is left alone
+    removing = prose + CLEAN + '#2 identify "Opt" by #2\n```\n'
+    page.write_text(removing, encoding="utf-8")
+    code, out, _ = run(capsys, "check", "--fix", "--format", "json", str(page))
+    assert page.read_text(encoding="utf-8") == removing
+    assert [c for _, _, c in _codes(out)] == ["N105"]

@@ -294,13 +294,11 @@ def _check(args: argparse.Namespace) -> int:
         except FileProblem as problem:
             scan.report(problem)
             continue
-        if source.markdown:
-            text = mtgr_blocks(text)
-            if not source.named and not text.strip():
-                continue  # a page without mtgr blocks is no record
+        if source.markdown and not source.named and not mtgr_blocks(text).strip():
+            continue  # a page without mtgr blocks is no record
         severities = {**scan.config_for(source.place).severity, **requested}
-        if (args.fix or args.diff) and not source.markdown:
-            new_text, applied = _fixed(text, severities)
+        if args.fix or args.diff:
+            new_text, applied = _fixed(text, severities, source.markdown)
             if applied:
                 would_fix += sum(applied.values())
                 if args.diff:
@@ -310,6 +308,8 @@ def _check(args: argparse.Namespace) -> int:
                     fixed += sum(applied.values())
             elif args.fix and source.path is None:
                 _put(scan, source, read, _encoded(read, text))
+        if source.markdown:
+            text = mtgr_blocks(text)
         results.append(output.Checked(source.name, check_text(text, severities)))
     if not results and not scan.problems:
         raise UsageError(
@@ -326,10 +326,28 @@ def _check(args: argparse.Namespace) -> int:
     return EXIT_FOUND if errors and not args.exit_zero else EXIT_CLEAN
 
 
-def _fixed(text: str, severities: dict[str, Severity | None]) -> tuple[str, Counter[str]]:
-    """The text with the safe fixes, keeping its line ends (fixes are worked out on LF)."""
-    lf = "\n".join(split_lines(text))
-    new_text, applied = fix_all(lf, severities)
+def _fixed(
+    text: str, severities: dict[str, Severity | None], markdown: bool
+) -> tuple[str, Counter[str]]:
+    """The text with the safe fixes, keeping its line ends (fixes are worked out on LF).
+
+    A Markdown page is fixed in its mtgr blocks only: when a fix would touch a line outside
+    them (or remove a line), the page is left as it is and its findings are reported."""
+    lines = split_lines(text)
+    record = mtgr_blocks(text) if markdown else "\n".join(lines)
+    new_record, applied = fix_all(record, severities)
+    new_text = new_record
+    if markdown and applied:
+        fixed_lines = split_lines(new_record)
+        if len(fixed_lines) != len(lines):
+            return text, Counter()
+        shown_lines = split_lines(record)
+        new_text = "\n".join(
+            new if old == shown else old
+            for old, shown, new in zip(lines, shown_lines, fixed_lines, strict=True)
+        )
+        if mtgr_blocks(new_text) != new_record:
+            return text, Counter()
     if "\r\n" in text:
         new_text = new_text.replace("\n", "\r\n")
     return new_text, applied
