@@ -104,7 +104,7 @@ def rewrite(path: Path, before: Snapshot, data: bytes) -> str | None:
     target = path.resolve()  # through a symbolic link: the file itself
     status = before.status
     if not os.access(target, os.W_OK) or not status.st_mode & 0o222:
-        raise FileProblem(f"{name}: read-only; left alone (make it writable to format it)")
+        raise FileProblem(f"{name}: read-only; left alone (make it writable to let mtgr change it)")
     if status.st_nlink > 1:
         _in_place(target, before, data, name)
         return f"{name}: written in place to keep its {status.st_nlink} hard links together"
@@ -210,7 +210,7 @@ def _ensure_unchanged(target: Path, before: Snapshot, name: str) -> None:
     )
     if not same or target.read_bytes() != before.data:
         raise FileProblem(
-            f"{name}: changed while it was being formatted; left alone (run mtgr fmt again)"
+            f"{name}: changed while mtgr was working on it; left alone (run mtgr again)"
         )
 
 
