@@ -20,7 +20,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from mtgr.cli.main import EXIT_CLEAN, EXIT_FOUND, EXIT_USAGE, main
+from mtgr.cli.main import EXIT_BROKEN_PIPE, EXIT_CLEAN, EXIT_FOUND, EXIT_USAGE, main
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = 'mtgr 0.4\nplayer "Alice" deck 60\nplayer "Bob" deck 60\nperspective "Alice"\n'
@@ -262,13 +262,21 @@ def test_wide_encodings_are_named_with_how_to_convert(
 @pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell pipeline")
 def test_a_broken_pipe_ends_quietly() -> None:
     done = subprocess.run(
-        f"{sys.executable} -m mtgr rules | head -2",
-        shell=True,
-        capture_output=True,
-        timeout=60,
+        f"{sys.executable} -m mtgr rules | head -2", shell=True, capture_output=True, timeout=60
     )
     assert len(done.stdout.splitlines()) == 2
     assert done.stderr == b""
+    # more than a pipe holds (docs/diagnostics.md is 70 KB+), to a reader that is gone
+    assert (ROOT / "docs" / "diagnostics.md").stat().st_size > 65536
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mtgr", "rules", "--markdown"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()
+    assert process.stderr.read() == b""
+    assert process.wait(timeout=60) == EXIT_BROKEN_PIPE
 
 
 @pytest.mark.parametrize(
