@@ -167,7 +167,14 @@ function clientOptions(config) {
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     initializationOptions: config,
     // workspace/didChangeConfiguration on every change of an mtgr.* setting
-    synchronize: { configurationSection: SECTION },
+    synchronize: {
+      configurationSection: SECTION,
+      // the project settings files: the server re-checks open documents when one changes
+      fileEvents: [
+        vscode.workspace.createFileSystemWatcher('**/mtgr.toml'),
+        vscode.workspace.createFileSystemWatcher('**/pyproject.toml'),
+      ],
+    },
     middleware: {
       workspace: {
         // answer workspace/configuration for `mtgr` with the resolved settings

@@ -11,7 +11,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from mtgr.cli.main import EXIT_CLEAN, UsageError, _read
+from mtgr.cli.files import FileProblem, decode, shown
+from mtgr.cli.main import EXIT_CLEAN, UsageError
 from mtgr.render.html import render_html, render_replay
 from mtgr.render.record import Record
 from mtgr.render.svg import render_svg
@@ -52,7 +53,12 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--replay draws every line: give the file without :LINE")
     if args.replay and args.format != "html":
         raise UsageError("--replay writes an HTML page: leave out --format or use --format html")
-    text = _read(path)
+    try:
+        text = decode(path.read_bytes(), shown(path))
+    except FileProblem as problem:
+        raise UsageError(str(problem)) from problem
+    except OSError as error:
+        raise UsageError(f"cannot read {shown(path)}: {error.strerror or error}") from error
     if path.suffix.lower() in (".md", ".markdown"):
         text = mtgr_blocks(text)
     record = Record.check(text)
