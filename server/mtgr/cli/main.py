@@ -1,4 +1,5 @@
-"""The `mtgr` command line: check, explain, rules, state, lsp. It only adapts the layers below."""
+"""The `mtgr` command line: check, explain, rules, state, fmt, lsp, cards. It only adapts the
+layers below."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from mtgr.cards.formats import CardFileError
 from mtgr.check import Diagnostic, check_text, diagnostics
+from mtgr.cli import cards
 from mtgr.rules.explain import diagnostics_markdown, explain
 from mtgr.rules.registry import Severity, all_rules, rule
 from mtgr.rules.summary import render_state
@@ -33,7 +36,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))
-    except UsageError as error:
+    except (UsageError, CardFileError) as error:
         print(f"mtgr: {error}", file=sys.stderr)
         return EXIT_USAGE
 
@@ -54,6 +57,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="CODE=LEVEL",
         help="change a code's severity (error, warning, information, hint) or turn it off",
     )
+    cards.add_option(check)
     check.set_defaults(run=_check)
 
     explain = commands.add_parser("explain", help="explain a diagnostic code")
@@ -79,6 +83,7 @@ def _parser() -> argparse.ArgumentParser:
     lsp.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead, for debugging")
     lsp.add_argument("--stdio", action="store_true", help="use stdio (the default)")
     lsp.set_defaults(run=_lsp)
+    cards.register(commands)
     return parser
 
 
@@ -87,12 +92,13 @@ def _parser() -> argparse.ArgumentParser:
 
 def _check(args: argparse.Namespace) -> int:
     severities = _severities(args.severity)
+    index = cards.index_for(args.cards)
     results: list[tuple[Path, list[Diagnostic]]] = []
     for path in _files(args.paths):
         text = _read(path)
         if path.suffix.lower() in (".md", ".markdown"):
             text = mtgr_blocks(text)
-        results.append((path, check_text(text, severities)))
+        results.append((path, check_text(text, severities, index)))
     _print(results, args.format)
     found_errors = any(d.severity is Severity.ERROR for _, found in results for d in found)
     return EXIT_FOUND if found_errors else EXIT_CLEAN

@@ -170,6 +170,11 @@ def _moved(
         attacking=False,
         last_moved=line,
         entered_moment=obj.entered_moment if stays else state.moment,
+        controlled_since=obj.controlled_since
+        if stays
+        else state.turn.line
+        if new_zone == "battlefield" and state.stage is Stage.PLAYING
+        else None,
     )
     state = state.with_object(moved)
     if new_zone == "stack":
@@ -746,7 +751,10 @@ def _(statement: t.Effect, state: GameState, line: LineId) -> GameState:
 def _(statement: t.Control, state: GameState, line: LineId) -> GameState:
     obj = _object(state, statement.subject.number, line, "battlefield", None)
     controller = statement.controller.name
-    return state.with_object(replace(obj, controller=controller))
+    if controller == obj.controller:
+        return state.with_object(obj)
+    since = state.turn.line if state.stage is Stage.PLAYING else None
+    return state.with_object(replace(obj, controller=controller, controlled_since=since))
 
 
 @_apply.register
