@@ -85,10 +85,11 @@ def check(ctx: Context, statement: t.Statement) -> None:
         problems.append(f"the stack is not empty ({top.label() if top else '#?'} is on it)")
     if not problems or could_be_given(ctx, obj, INSTANT_SPEED):
         return
+    kind = card.front.type_line.split("—")[0].strip().lower()
     ctx.report(
         RULE,
-        f"#{obj.number} ({card.name}) is {card.front.type_line.split('—')[0].strip().lower()} "
-        "without flash, cast only in its caster's main phase with an empty stack: "
+        f"#{obj.number} ({card.name}) is a {kind} spell without flash, cast only in its "
+        "caster's main phase with an empty stack, and here "
         + "; ".join(problems)
         + " (CR 117.1a, 307.1)",
         statement.verb.span,
