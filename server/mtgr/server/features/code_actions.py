@@ -22,6 +22,7 @@ from mtgr.check import silences
 from mtgr.rules.context import Finding
 from mtgr.rules.state import GameState
 from mtgr.rules.walk import Line, end_of_file, step
+from mtgr.server.features.cards import fix_unknown_card_name
 from mtgr.server.features.navigation import occurrences_in_line
 from mtgr.syntax import tree as t
 from mtgr.syntax.document import parse_line, split_lines
@@ -329,6 +330,7 @@ _FIXERS: dict[str, Callable[[_Doc, int, t.Span], list[Fix]]] = {
     "N105": _fix_n105,
     "N107": _fix_n107,
     "R601": _fix_r601,
+    "A101": fix_unknown_card_name,
 }
 
 
@@ -383,8 +385,8 @@ def _findings_from(doc: _Doc, first: int, texts: Sequence[str], state: GameState
     for i, text in enumerate(texts[first:]):
         line = Line(-10 - i, parse_line(text))  # ids that no real line has
         allowed[line.id] = line.parsed.allowed
-        state = step(state, line, emitted)
-    emitted.extend(end_of_file(state))
+        state = step(state, line, emitted, doc.document.cards)
+    emitted.extend(end_of_file(state, doc.document.cards))
     return Counter(
         f.code
         for f in emitted
