@@ -25,6 +25,7 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
+from benchmarks.cards import kept_section
 from benchmarks.generate import generate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -332,7 +333,7 @@ async def run(edits: int, out: Path, sizes: tuple[int, int] = (10_000, 50_000)) 
             f"median {ms(statistics.median(hover))}",
         )
     )
-    out.write_text(report(rows), encoding="utf-8")
+    out.write_text(report(rows) + kept_section(out), encoding="utf-8")
     print(report(rows))
 
 

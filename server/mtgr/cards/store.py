@@ -11,11 +11,12 @@ from __future__ import annotations
 import bisect
 import contextlib
 import difflib
+import heapq
 import json
 import os
 import sqlite3
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict
 from pathlib import Path
 
@@ -28,6 +29,10 @@ from mtgr.cards.names import face_names, name_key
 FORMAT = "mtgr-cards"
 VERSION = "1"
 SQLITE_MAGIC = b"SQLite format 3\x00"
+# Completion looks at the first PREFIX_SPAN characters typed for a misspelt start; "did you
+# mean" compares the letter pairs of those characters, then scores the FUZZY_CANDIDATES best.
+PREFIX_SPAN = 12
+FUZZY_CANDIDATES = 200
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -50,7 +55,10 @@ class SqliteCardIndex:
         self._cards: dict[str, Card | None] = {}
         self._keys: list[str] | None = None  # sorted name keys, read on the first search
         self._names: list[str] = []  # the name written for each key, in the same order
-        self._by_initial: dict[str, list[int]] = {}
+        self._by_word: tuple[list[str], list[int]] | None = None
+        self._by_bigram: dict[str, list[int]] | None = None
+        self._close: dict[str, list[str]] = {}
+        self._letters: str | None = None
 
     @property
     def count(self) -> int:
@@ -73,13 +81,76 @@ class SqliteCardIndex:
         return card
 
     def _load_names(self) -> list[str]:
+        """The sorted name keys and the names as written, stored as two texts (one read)."""
         if self._keys is None:
-            rows = self._db.execute("SELECT key, name FROM completions ORDER BY key").fetchall()
-            self._keys = [key for key, _ in rows]
-            self._names = [name for _, name in rows]
-            for index, key in enumerate(self._keys):
-                self._by_initial.setdefault(key[:1], []).append(index)
+            rows = dict(self._db.execute("SELECT key, value FROM completions").fetchall())
+            self._keys = rows["keys"].split("\n")
+            self._names = rows["names"].split("\n")
         return self._keys
+
+    def _word_starts(self) -> tuple[list[str], list[int]]:
+        """Each name from the start of each of its words, sorted, and whose name each is: a
+        word start is found by bisection, like a name's start."""
+        if self._by_word is None:
+            starts = sorted(
+                (key[i:], index)
+                for index, key in enumerate(self._load_names())
+                for i in range(len(key))
+                if i == 0 or key[i - 1] == " "
+            )
+            self._by_word = ([text for text, _ in starts], [index for _, index in starts])
+        return self._by_word
+
+    def _bigram_index(self) -> dict[str, list[int]]:
+        """The names by each pair of letters in their first PREFIX_SPAN characters."""
+        if self._by_bigram is None:
+            self._by_bigram = {}
+            for index, key in enumerate(self._load_names()):
+                for gram in set(_bigrams(key)):
+                    self._by_bigram.setdefault(gram, []).append(index)
+        return self._by_bigram
+
+    def _closest(self, key: str, cutoff: float, span: int, skip: dict[int, None]) -> list[int]:
+        """Names sharing the most letter pairs with the key, best ratio first, over their
+        first `span` characters."""
+        by_bigram = self._bigram_index()
+        grams = set(_bigrams(key))
+        counts: dict[int, int] = {}
+        for gram in grams:
+            for index in by_bigram.get(gram, ()):
+                counts[index] = counts.get(index, 0) + 1
+        enough = len(grams) / 2
+        candidates = heapq.nlargest(FUZZY_CANDIDATES, counts.items(), key=lambda item: item[1])
+        keys = self._keys or []
+        matcher = difflib.SequenceMatcher(autojunk=False)
+        matcher.set_seq2(key[:span])
+        scored = []
+        for index, count in candidates:
+            if count < enough or index in skip:
+                continue
+            matcher.set_seq1(keys[index][:span])
+            if matcher.real_quick_ratio() >= cutoff and matcher.quick_ratio() >= cutoff:
+                ratio = matcher.ratio()
+                if ratio >= cutoff:
+                    scored.append((-ratio, index))
+        return [index for _, index in sorted(scored)]
+
+    def _one_typo_away(self, typed: str) -> Iterator[str]:
+        """Every text one typo from what was typed: two letters swapped, one left out, one
+        too many, one wrong (the letters are those of the names)."""
+        if self._letters is None:
+            self._letters = "".join(sorted(set("".join(self._load_names()))))
+        letters = self._letters
+        for i in range(len(typed) - 1):
+            yield typed[:i] + typed[i + 1] + typed[i] + typed[i + 2 :]
+        for i in range(len(typed)):
+            yield typed[:i] + typed[i + 1 :]
+        for i in range(1, len(typed) + 1):
+            for letter in letters:
+                yield typed[:i] + letter + typed[i:]
+        for i in range(1, len(typed)):
+            for letter in letters:
+                yield typed[:i] + letter + typed[i + 1 :]
 
     def search(self, text: str, limit: int) -> list[str]:
         keys = self._load_names()
@@ -91,44 +162,42 @@ class SqliteCardIndex:
                 break
             found[index] = None
         words = query.split()
-        if len(found) < limit and query:  # 2. every typed word starts a word of the name
-            for index, key in enumerate(keys):
-                if index not in found and _words_start(words, key):
+        if len(found) < limit and words:  # 2. each typed word starts a word of the name
+            texts, owners = self._word_starts()
+            longest = max(words, key=len)  # the fewest names to try
+            spaced_words = [" " + word for word in words]
+            for at in range(bisect.bisect_left(texts, longest), len(texts)):
+                if not texts[at].startswith(longest):
+                    break
+                index = owners[at]
+                spaced = " " + keys[index]
+                if index not in found and all(word in spaced for word in spaced_words):
                     found[index] = None
                     if len(found) >= limit:
                         break
-        if len(found) < limit and len(query) >= 3:  # 3. a misspelt start: the closest ones
-            size = len(query)
-            scored = []
-            matcher = difflib.SequenceMatcher(autojunk=False)
-            matcher.set_seq2(query)
-            for index in self._by_initial.get(query[:1], ()):
-                if index in found:
-                    continue
-                matcher.set_seq1(keys[index][:size])
-                if matcher.real_quick_ratio() >= 0.75 and matcher.quick_ratio() >= 0.75:
-                    ratio = matcher.ratio()
-                    if ratio >= 0.75:
-                        scored.append((-ratio, index))
-            for _, index in sorted(scored)[: limit - len(found)]:
-                found[index] = None
+        if not found and len(query) >= 3:  # 3. nothing starts so: a start one typo away
+            for variant in self._one_typo_away(query[:PREFIX_SPAN]):
+                for index in range(bisect.bisect_left(keys, variant), len(keys)):
+                    if not keys[index].startswith(variant) or len(found) >= limit:
+                        break
+                    found[index] = None
         return [self._names[index] for index in found]
 
     def close_names(self, name: str, limit: int) -> list[str]:
-        keys = self._load_names()
         key = name_key(name)
-        close = difflib.get_close_matches(key, keys, n=limit, cutoff=0.8)
-        if not close:
-            return []
-        return [self._names[bisect.bisect_left(keys, found)] for found in close]
+        if key not in self._close:
+            self._load_names()
+            closest = self._closest(key, 0.8, max(len(key), PREFIX_SPAN), {})
+            self._close[key] = [self._names[index] for index in closest[:limit]]
+        return self._close[key]
 
     def close(self) -> None:
         self._db.close()
 
 
-def _words_start(words: list[str], key: str) -> bool:
-    name_words = key.split()
-    return all(any(w.startswith(word) for w in name_words) for word in words)
+def _bigrams(key: str) -> list[str]:
+    text = " " + key[:PREFIX_SPAN]
+    return [text[i : i + 2] for i in range(len(text) - 1)]
 
 
 def _card_from_json(data: str) -> Card:
@@ -222,11 +291,13 @@ def _fill(connection: sqlite3.Connection, cards: Iterable[Card], source: str) ->
             )
         # a face alone finds its card, unless another card has that name (full names first)
         connection.executemany("INSERT OR IGNORE INTO names (key, card) VALUES (?, ?)", faces)
-        # what completion offers: every full name, and each face of a two-faced card
-        connection.execute("CREATE TABLE completions (key TEXT PRIMARY KEY, name TEXT NOT NULL)")
+        # what completion offers: every full name, and each face of a two-faced card, by key
+        written = {name_key(name): name for name in reversed(names)}
+        ordered = sorted(written)
+        connection.execute("CREATE TABLE completions (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
         connection.executemany(
-            "INSERT OR IGNORE INTO completions (key, name) VALUES (?, ?)",
-            [(name_key(name), name) for name in names],
+            "INSERT INTO completions (key, value) VALUES (?, ?)",
+            [("keys", "\n".join(ordered)), ("names", "\n".join(written[k] for k in ordered))],
         )
         connection.executemany(
             "INSERT INTO meta (key, value) VALUES (?, ?)",
