@@ -19,6 +19,7 @@ from mtgr.rules.state import (
     GameState,
     Library,
     LineId,
+    MarkedDamage,
     ObjectKind,
     PendingDamage,
     PlayerState,
@@ -170,6 +171,7 @@ def _moved(
         attacking=False,
         last_moved=line,
         entered_moment=obj.entered_moment if stays else state.moment,
+        damage=obj.damage if stays else None,
         controlled_since=obj.controlled_since
         if stays
         else state.turn.line
@@ -665,10 +667,19 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
         pending = PendingDamage(line, source, amount, recipient.name, statement.span)
     else:
         target = state.obj(recipient.number)
+        if target is not None and target.zone == "battlefield":
+            state = state.with_object(_marked(target, amount, state))
         if target is None or not (target.counter("loyalty") or target.counter("defense")):
             return state
         pending = PendingDamage(line, source, amount, recipient.number, statement.span)
     return replace(state, pending_damage=(*state.pending_damage, pending))
+
+
+def _marked(obj: GameObject, amount: int, state: GameState) -> GameObject:
+    """Damage marked on a permanent adds up within a turn (CR 120.3e, 514.2)."""
+    turn = state.turn.line
+    earlier = obj.damage.amount if obj.damage is not None and obj.damage.turn == turn else 0
+    return replace(obj, damage=MarkedDamage(earlier + amount, turn, state.moment))
 
 
 def _settle(state: GameState, recipient: int | str, source: int | None, amount: int) -> GameState:

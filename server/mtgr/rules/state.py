@@ -41,6 +41,15 @@ class Stage(Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class MarkedDamage:
+    """Damage marked on a permanent this turn (CR 120.3e), as the lines record it."""
+
+    amount: int
+    turn: LineId | None  # the turn line of the turn it was dealt in
+    moment: LineId  # GameState.moment when it was last dealt
+
+
+@dataclass(frozen=True, slots=True)
 class GameObject:
     number: int
     kind: ObjectKind
@@ -62,6 +71,7 @@ class GameObject:
     # the turn line of the turn in which it came under its controller's control on the
     # battlefield, when the lines show it (CR 302.6); None: before this turn, or not known
     controlled_since: LineId | None = None
+    damage: MarkedDamage | None = None
 
     @property
     def hidden(self) -> bool:

@@ -88,7 +88,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
     kind = card.front.type_line.split("—")[0].strip().lower()
     ctx.report(
         RULE,
-        f"#{obj.number} ({card.name}) is a {kind} spell without flash, cast only in its "
+        f"#{obj.number} ({card.name}) is {'an' if kind[:1] in 'aeiou' else 'a'} {kind} spell "
+        "without flash, cast only in its "
         "caster's main phase with an empty stack, and here "
         + "; ".join(problems)
         + " (CR 117.1a, 307.1)",
