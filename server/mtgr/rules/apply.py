@@ -762,10 +762,9 @@ def _(statement: t.Effect, state: GameState, line: LineId) -> GameState:
 def _(statement: t.Control, state: GameState, line: LineId) -> GameState:
     obj = _object(state, statement.subject.number, line, "battlefield", None)
     controller = statement.controller.name
-    if controller == obj.controller:
-        return state.with_object(obj)
-    since = state.turn.line if state.stage is Stage.PLAYING else None
-    return state.with_object(replace(obj, controller=controller, controlled_since=since))
+    # Not tracked for summoning sickness (controlled_since): the effects that change control
+    # for a turn nearly all give haste, and the line does not say which card's text it was.
+    return state.with_object(replace(obj, controller=controller))
 
 
 @_apply.register

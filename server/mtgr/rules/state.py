@@ -68,8 +68,8 @@ class GameObject:
     last_moved: LineId | None = None
     entered_moment: LineId | None = None  # GameState.moment as it entered its current zone
     gone_by: str | None = None  # how a card went back to the untracked pool ("shuffled into ...")
-    # the turn line of the turn in which it came under its controller's control on the
-    # battlefield, when the lines show it (CR 302.6); None: before this turn, or not known
+    # the turn line of the turn in which it entered the battlefield, when the lines show it
+    # (CR 302.6); None: not known (a keyframe, a gap) or not on the battlefield
     controlled_since: LineId | None = None
     damage: MarkedDamage | None = None
 

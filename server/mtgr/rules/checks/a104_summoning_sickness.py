@@ -1,11 +1,12 @@
-"""A creature attacks in the turn it came under its controller's control, without haste.
+"""A creature attacks in the turn it entered the battlefield, without haste.
 
 ## What it flags
-An `attack` line for a creature card that the lines show entering the battlefield, or
-changing controller, in this same turn, when its card has no haste and nothing the lines
-show could give it haste (its own text, as with dash; a lasting effect; a permanent whose
-text mentions haste). Silent without a card index, for tokens, and for objects whose
-arrival the lines do not show (a keyframe, a recording that starts late).
+An `attack` line for a creature card that the lines show entering the battlefield in this
+same turn, when its card has no haste and nothing the lines show could give it haste (its
+own text, as with dash; a lasting effect; a permanent whose text mentions haste). Silent
+without a card index, for tokens, for objects whose arrival the lines do not show (a
+keyframe, a recording that starts late), and after a change of control (the spells that
+change control for a turn give haste, and the `control` line does not say which text).
 
 Reads: `keywords` and `oracle_text` of the attacker, and the `oracle_text` of the other
 permanents on the battlefield.
@@ -76,8 +77,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
         return
     ctx.report(
         RULE,
-        f"{obj.label()} came under {obj.controller or 'its controller'}'s control this turn "
-        "and has no haste, so it cannot attack yet (CR 302.6)",
+        f"{obj.label()} entered the battlefield this turn and has no haste, so it cannot "
+        "attack yet (CR 302.6)",
         statement.verb.span,
         related=ctx.where(obj),
     )

@@ -4,10 +4,12 @@
 A turn, phase or step line, or a `cast` line without a cause (each comes after a moment
 when state-based actions were checked), while one player controls two or more legendary
 permanents with the same name: the legend rule should have put all but one into their
-owners' graveyards, with a `move ... by sba` line. Silent without a card index; hidden
+owners' graveyards, with a `move ... by sba` line. Silent without a card index, and
+while a permanent whose text mentions the legend rule is on the battlefield; hidden
 permanents and tokens are not looked up.
 
-Reads: each face's `type_line` (the supertype Legendary) and the card's `name`.
+Reads: the front face's `type_line` (the supertype Legendary), the card's `name`, and
+the `oracle_text` of the permanents on the battlefield.
 
 ## Why
 State-based actions are checked whenever a player would receive priority (CR 704.3); the
@@ -63,6 +65,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
         if obj.zone != "battlefield":
             continue
         card = ctx.card(obj)
+        if card is not None and card.text_mentions("legend rule"):
+            return  # a permanent that says the legend rule does not apply (Mirror Gallery)
         if card is not None and "Legendary" in card.front.types():
             legends.setdefault((obj.controller, card.name), []).append(obj)
     for (controller, name), objects in sorted(legends.items(), key=lambda item: item[0][1]):
