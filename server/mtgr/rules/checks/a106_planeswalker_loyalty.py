@@ -3,8 +3,8 @@
 ## What it flags
 The loyalty counters line straight after a planeswalker card enters the battlefield
 (`#N counters +K loyalty`) when K is not the card's printed loyalty and the line names no
-replacement effect that changes it. Silent without a card index and for a planeswalker
-whose printed loyalty is not a number.
+replacement effect that changes it. Silent without a card index, for a planeswalker
+whose printed loyalty is not a number, and for cards with two faces.
 
 Reads: the front face's `type_line` and `loyalty`.
 
@@ -57,7 +57,9 @@ def check(ctx: Context, statement: t.Statement) -> None:
         return
     obj = state.obj(number)
     card = ctx.card(obj, statement.name)
-    if obj is None or card is None or "Planeswalker" not in card.front.types():
+    if obj is None or card is None or len(card.faces) > 1:
+        return  # a two-faced card: which face entered, the lines do not say
+    if "Planeswalker" not in card.front.types():
         return
     printed = card.front.loyalty
     if printed is None or not printed.isdigit() or int(printed) == statement.delta.value:

@@ -5,8 +5,8 @@ A turn, phase or step line while a creature card stays on the battlefield that, 
 step just ending, was dealt damage (the lines' `damage` lines, added up over the turn) at
 least equal to its toughness, or entered with toughness 0 or less: state-based actions
 should have put it into a graveyard (`move battlefield -> graveyard by sba`). Toughness is
-the printed one with its +1/+1 and -1/-1 counters. Silent without a card index, for a
-toughness that is not a number (`*`), and whenever something the lines show could change
+the printed one with its +1/+1 counters. Silent without a card index, for a toughness
+that is not a number (`*`) or differs between a card's faces, and whenever something the lines show could change
 toughness or save it: a lasting effect on it or on no object in particular, -1/-1 counters
 (infect and wither deal damage as counters), a permanent whose text gives +N/+N,
 indestructible or regeneration, or prevents damage.
@@ -88,6 +88,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
         printed = card.front.toughness
         if printed is None or not printed.lstrip("-").isdigit():
             continue
+        if any(face.toughness != printed for face in card.faces):
+            continue  # a two-faced card: which face is up, the lines do not say
         toughness = int(printed) + obj.counter("+1/+1")
         if toughness <= 0 and entered_now:
             problem = (
