@@ -235,6 +235,21 @@ def test_an_interrupted_download_is_an_error_and_keeps_the_previous_index(
     assert [p.name for p in tmp_path.iterdir()] == ["cards.sqlite3"]
 
 
+def test_cards_update_shows_progress_and_fills_the_default_index(
+    bulk_server: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["cards", "update", "--api", bulk_server]) == 0
+    captured = capsys.readouterr()
+    assert f"{len(_Bulk.payload) / 1e6:.1f}/{len(_Bulk.payload) / 1e6:.1f} MB" in captured.err
+    assert "100%" in captured.err
+    assert str(default_index_path()) in captured.out
+    assert open_index(default_index_path()).count == FIXTURE_COUNT
+    _Bulk.cut_short = True
+    assert main(["cards", "update", "--api", bulk_server]) == 2
+    assert "previous index is kept" in capsys.readouterr().err
+    assert open_index(default_index_path()).count == FIXTURE_COUNT
+
+
 def test_an_api_that_names_no_file_is_an_error(tmp_path: Path, bulk_server: str) -> None:
     with pytest.raises(CardFileError, match="404"):
         update(tmp_path / "cards.sqlite3", api=bulk_server.replace("oracle-cards", "nothing"))
