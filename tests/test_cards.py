@@ -314,3 +314,18 @@ def test_a_broken_cards_file_is_a_usage_error(
     assert "ends early" in capsys.readouterr().err
     assert main(["cards", "import", str(broken)]) == 2
     assert not default_index_path().exists()
+
+
+def test_without_sqlite_the_index_is_a_clear_error_and_the_checker_still_works(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mtgr.cards import store
+
+    monkeypatch.setattr(store, "sqlite3", None)
+    with pytest.raises(CardFileError, match="no sqlite3 module"):
+        open_index(SCRYFALL)
+    record = tmp_path / "game.mtgr"
+    record.write_text(MISSPELT, encoding="utf-8")
+    assert main(["check", str(record)]) == 0
+    assert main(["check", "--cards", str(SCRYFALL), str(record)]) == 2
+    assert "no sqlite3 module" in capsys.readouterr().err

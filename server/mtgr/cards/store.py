@@ -14,7 +14,6 @@ import difflib
 import heapq
 import json
 import os
-import sqlite3
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict
@@ -25,6 +24,11 @@ import platformdirs
 from mtgr.cards.formats import CardFileError, read_cards
 from mtgr.cards.model import Card, Face
 from mtgr.cards.names import face_names, name_key
+
+try:
+    import sqlite3
+except ImportError:  # a Python built without SQLite: no card index, everything else works
+    sqlite3 = None  # type: ignore[assignment]
 
 FORMAT = "mtgr-cards"
 VERSION = "1"
@@ -210,8 +214,17 @@ def _card_from_json(data: str) -> Card:
 # ---- opening --------------------------------------------------------------------------
 
 
+def _require_sqlite() -> None:
+    if sqlite3 is None:
+        raise CardFileError(
+            "this Python has no sqlite3 module, which the card index needs; every other "
+            "feature works without it"
+        )
+
+
 def open_index(path: Path) -> SqliteCardIndex:
     """An index file, or a Scryfall or MTGJSON card file imported into memory."""
+    _require_sqlite()
     try:
         with path.open("rb") as handle:
             head = handle.read(len(SQLITE_MAGIC))
@@ -243,6 +256,7 @@ def open_index(path: Path) -> SqliteCardIndex:
 def build_index(source: Path, target: Path, progress: Callable[[int], None] | None = None) -> int:
     """Imports a card file into an index at `target`, replacing it only once the new one is
     complete; returns how many cards it holds."""
+    _require_sqlite()
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(
         dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
