@@ -129,10 +129,11 @@ class OpenDocument:
         self.version = version
 
     def use_cards(self, cards: CardIndex | None) -> None:
-        """Checks the whole document again with another card index (or none)."""
+        """Checks the whole document again with another card index (or none); a first check
+        still going in steps stops, since this one is complete (features/documents.py)."""
         self.cards = cards
-        if self.checked:
-            self.walk = walk(self.document.lines, cards)
+        self.walk = walk(self.document.lines, cards)
+        self.checked = True
 
     # -- positions
     def to_column_position(
