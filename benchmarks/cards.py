@@ -266,7 +266,7 @@ start "Alice" by "Alice"
 
 def memory_after_open(index: Path) -> tuple[float, float]:
     """In a fresh process with the server's modules loaded: MB of resident memory that
-    opening the index adds, and that reading its names for the first completion adds."""
+    opening the index adds, and that everything its searches build adds."""
     script = f"""
 import mtgr.server.app, mtgr.server.features
 from mtgr.rules.registry import all_rules
@@ -282,6 +282,8 @@ index = open_index(Path({str(index)!r}))
 index.lookup('x')
 opened = rss()
 index.search('a', 50)
+index.search('zq xv', 50)  # word starts, then one typo away
+index.close_names('Qwertz Uiop', 3)  # the letter pairs of "did you mean"
 print(opened - before, rss() - before)
 """
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
@@ -330,7 +332,7 @@ def run(count: int, out: Path) -> list[tuple[str, str, str, str]]:
         opened, searched = memory_after_open(target)
         rows.append(
             (
-                "memory, index open and names read",
+                "memory, index open and every search table built",
                 f"{searched:.0f} MB",
                 "≤ 50 MB",
                 f"{opened:.0f} MB open; VmRSS in a fresh process",
