@@ -96,13 +96,17 @@ class SqliteCardIndex:
         """Each name from the start of each of its words, sorted, and whose name each is: a
         word start is found by bisection, like a name's start."""
         if self._by_word is None:
-            starts = sorted(
-                (key[i:], index)
-                for index, key in enumerate(self._load_names())
-                for i in range(len(key))
-                if i == 0 or key[i - 1] == " "
-            )
-            self._by_word = ([text for text, _ in starts], [index for _, index in starts])
+            texts: list[str] = []
+            owners: list[int] = []
+            for index, key in enumerate(self._load_names()):
+                texts.append(key)
+                owners.append(index)
+                for i, letter in enumerate(key):
+                    if letter == " ":
+                        texts.append(key[i + 1 :])
+                        owners.append(index)
+            order = sorted(range(len(texts)), key=texts.__getitem__)
+            self._by_word = ([texts[i] for i in order], [owners[i] for i in order])
         return self._by_word
 
     def _bigram_index(self) -> dict[str, list[int]]:
