@@ -301,6 +301,10 @@ def test_cards_import_where_show_and_the_default_index(
     record.write_text(MISSPELT, encoding="utf-8")
     assert main(["check", str(record)]) == 0  # the default index, now that there is one
     assert "A101" in capsys.readouterr().out
+    index = tmp_path / "elsewhere.sqlite3"
+    build_index(ATOMIC, index)
+    assert main(["check", "--cards", str(index), "--format", "json", str(record)]) == 0
+    assert [d["code"] for d in json.loads(capsys.readouterr().out)] == ["A101"]
 
 
 def test_a_broken_cards_file_is_a_usage_error(
