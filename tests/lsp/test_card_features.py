@@ -107,14 +107,24 @@ async def completion_labels(client: LanguageClient, uri: str, text: str, typed: 
         )
     )
     assert isinstance(result, types.CompletionList)
-    if any(item.detail == "card" for item in result.items):
-        assert result.is_incomplete  # the client asks again as the name grows
     return [item.label for item in result.items]
 
 
 async def test_card_names_are_completed_by_prefix_and_by_a_misspelt_start(client) -> None:
     labels = await completion_labels(client, URI, GAME, '"Alice" draw #8 "Light')
     assert '"Lightning Bolt"' in labels and '"Lightning Helix"' in labels
+    result = await client.text_document_completion_async(
+        types.CompletionParams(
+            text_document=types.TextDocumentIdentifier(uri=URI),
+            position=types.Position(line=len(LINES), character=len('"Alice" draw #8 "Light')),
+        )
+    )
+    assert isinstance(result, types.CompletionList)
+    assert result.is_incomplete  # the client asks again as the name grows
+    bolt = next(item for item in result.items if item.label == '"Lightning Bolt"')
+    assert bolt.detail == "Instant {R}"
+    assert isinstance(bolt.documentation, types.MarkupContent)
+    assert "deals 3 damage to any target" in bolt.documentation.value
     labels = await completion_labels(client, URI, GAME, '"Alice" draw #8 "Ligthn')
     assert '"Lightning Bolt"' in labels
     labels = await completion_labels(client, URI, GAME, '"Alice" draw #8 "aether')

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from mtgr.rules.state import GONE, STEP_ORDER, ZONES, GameObject, GameState, Stage
+from mtgr.server.features.cards import card_markdown
 from mtgr.syntax import tree as t
 
 if TYPE_CHECKING:
@@ -444,7 +445,6 @@ def _causes(out: Offers, state: GameState, subject: GameObject | None) -> None:
 # How many names of the card index one completion offers; the list is marked incomplete, so
 # the client asks again as the name is typed.
 CARD_INDEX_LIMIT = 50
-FROM_CARD_INDEX = "card"
 
 
 def _card_names(out: Offers, document: OpenDocument, from_index: bool = True) -> None:
@@ -454,9 +454,13 @@ def _card_names(out: Offers, document: OpenDocument, from_index: bool = True) ->
         typed = out.typed.strip('"')
         # the index's own order (prefix, then fuzzy): the client must not filter fuzzy matches out
         for name in document.cards.search(typed, CARD_INDEX_LIMIT):
-            out.add(
-                f'"{name}"', types.CompletionItemKind.Text, FROM_CARD_INDEX, filter_text=out.typed
-            )
+            card = document.cards.lookup(name)
+            detail = f"{card.front.type_line} {card.front.mana_cost}".strip() if card else None
+            out.add(f'"{name}"', types.CompletionItemKind.Text, detail, filter_text=out.typed)
+            if card is not None and out.items[-1].label == f'"{name}"':
+                out.items[-1].documentation = types.MarkupContent(
+                    kind=types.MarkupKind.Markdown, value=card_markdown(card)
+                )
 
 
 # ---- the handler -------------------------------------------------------------------------------
@@ -496,8 +500,8 @@ def register(server: MtgrServer) -> None:
             return types.CompletionList(is_incomplete=False, items=[])
         line, column = document.to_column_position(params.position)
         items = complete(document, line, column, _label_details(server))
-        from_index = any(item.detail == FROM_CARD_INDEX for item in items)
-        return types.CompletionList(is_incomplete=from_index, items=items)
+        names = any(item.kind is types.CompletionItemKind.Text for item in items)
+        return types.CompletionList(is_incomplete=names and document.cards is not None, items=items)
 
 
 def _label_details(server: MtgrServer) -> bool:
