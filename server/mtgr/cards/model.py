@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from typing import Protocol
 
 
@@ -17,10 +17,17 @@ class Face:
     power: str | None = None
     toughness: str | None = None
     loyalty: str | None = None
+    # worked out once: the rules ask on every line
+    _types: frozenset[str] = field(init=False, repr=False, compare=False)
+    _folded_text: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_types", frozenset(self.type_line.partition("—")[0].split()))
+        object.__setattr__(self, "_folded_text", self.oracle_text.casefold())
 
     def types(self) -> frozenset[str]:
         """The supertypes and card types (the words before the dash of the type line)."""
-        return frozenset(self.type_line.partition("—")[0].split())
+        return self._types
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +54,20 @@ class Card:
 
     def text_mentions(self, words: str) -> bool:
         words = words.casefold()
-        return any(words in face.oracle_text.casefold() for face in self.faces)
+        return any(words in face._folded_text for face in self.faces)
+
+
+def card_data(card: Card) -> dict[str, object]:
+    """A card as plain data (what an index stores), without what is worked out from it."""
+    return {
+        "name": card.name,
+        "layout": card.layout,
+        "faces": [
+            {f.name: getattr(face, f.name) for f in fields(Face) if f.init} for face in card.faces
+        ],
+        "keywords": list(card.keywords),
+        "scryfall_uri": card.scryfall_uri,
+    }
 
 
 class CardIndex(Protocol):

@@ -16,13 +16,12 @@ import json
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict
 from pathlib import Path
 
 import platformdirs
 
 from mtgr.cards.formats import CardFileError, read_cards
-from mtgr.cards.model import Card, Face
+from mtgr.cards.model import Card, Face, card_data
 from mtgr.cards.names import face_names, name_key
 
 try:
@@ -56,7 +55,8 @@ class SqliteCardIndex:
     def __init__(self, connection: sqlite3.Connection, source: str) -> None:
         self._db = connection
         self.source = source
-        self._cards: dict[str, Card | None] = {}
+        self._cards: dict[str, Card | None] = {}  # by name key
+        self._written: dict[str, Card | None] = {}  # by the name as written
         self._keys: list[str] | None = None  # sorted name keys, read on the first search
         self._names: list[str] = []  # the name written for each key, in the same order
         self._by_word: tuple[list[str], list[int]] | None = None
@@ -73,15 +73,18 @@ class SqliteCardIndex:
         return row[0] if row else None
 
     def lookup(self, name: str) -> Card | None:
+        if name in self._written:  # the rules ask for the same few names on every line
+            return self._written[name]
         key = name_key(name)
         if key in self._cards:
+            self._written[name] = self._cards[key]
             return self._cards[key]
         row = self._db.execute(
             "SELECT cards.data FROM names JOIN cards ON cards.id = names.card WHERE names.key = ?",
             (key,),
         ).fetchone()
         card = _card_from_json(row[0]) if row else None
-        self._cards[key] = card
+        self._cards[key] = self._written[name] = card
         return card
 
     def _load_names(self) -> list[str]:
@@ -293,7 +296,7 @@ def _fill(connection: sqlite3.Connection, cards: Iterable[Card], source: str) ->
                 continue
             seen.add(key)
             count += 1
-            data = asdict(card)
+            data = card_data(card)
             connection.execute(
                 "INSERT INTO cards (id, name, data) VALUES (?, ?, ?)",
                 (count, card.name, json.dumps(data, ensure_ascii=False, separators=(",", ":"))),

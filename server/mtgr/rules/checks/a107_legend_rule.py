@@ -61,17 +61,22 @@ def check(ctx: Context, statement: t.Statement) -> None:
     if isinstance(statement, t.Cast) and statement.cause is not None:
         return  # cast while a spell resolves: no player has had priority since
     legends: dict[tuple[str | None, str], list[GameObject]] = {}
-    for obj in state.objects.values():
-        if obj.zone != "battlefield":
-            continue
+    permanents = [obj for obj in state.objects.values() if obj.zone == "battlefield"]
+    for obj in permanents:
+        card = ctx.card(obj)
+        if card is not None and "Legendary" in card.front.types():
+            legends.setdefault((obj.controller, card.name), []).append(obj)
+    doubled = sorted(
+        ((key, objs) for key, objs in legends.items() if len(objs) > 1),
+        key=lambda item: (item[0][1], item[0][0] or ""),
+    )
+    if not doubled:
+        return
+    for obj in permanents:
         card = ctx.card(obj)
         if card is not None and card.text_mentions("legend rule"):
             return  # a permanent that says the legend rule does not apply (Mirror Gallery)
-        if card is not None and "Legendary" in card.front.types():
-            legends.setdefault((obj.controller, card.name), []).append(obj)
-    for (controller, name), objects in sorted(legends.items(), key=lambda item: item[0][1]):
-        if len(objects) < 2:
-            continue
+    for (controller, name), objects in doubled:
         labels = ", ".join(f"#{o.number}" for o in sorted(objects, key=lambda o: o.number))
         ctx.report(
             RULE,
