@@ -771,8 +771,10 @@ def _(statement: t.Control, state: GameState, line: LineId) -> GameState:
 def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
     stage = Stage.GAP if state.stage is Stage.GAP else Stage.PLAYING
     players = tuple(replace(p, lands_played=0) for p in state.players)
+    # damage marked wears off in the cleanup step (514.2): forgotten here, so that states converge
     objects = {
-        n: replace(o, attacking=False) if o.attacking else o for n, o in state.objects.items()
+        n: replace(o, attacking=False, damage=None) if o.attacking or o.damage else o
+        for n, o in state.objects.items()
     }
     effects = tuple(e for e in state.effects if e.until not in ("end-of-turn", "end-of-combat"))
     effects = tuple(
