@@ -677,9 +677,8 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
 
 def _marked(obj: GameObject, amount: int, state: GameState) -> GameObject:
     """Damage marked on a permanent adds up within a turn (CR 120.3e, 514.2)."""
-    turn = state.turn.line
-    earlier = obj.damage.amount if obj.damage is not None and obj.damage.turn == turn else 0
-    return replace(obj, damage=MarkedDamage(earlier + amount, turn, state.moment))
+    earlier = obj.damage.amount if obj.damage is not None else 0
+    return replace(obj, damage=MarkedDamage(earlier + amount, state.moment))
 
 
 def _settle(state: GameState, recipient: int | str, source: int | None, amount: int) -> GameState:

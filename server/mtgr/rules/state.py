@@ -42,10 +42,10 @@ class Stage(Enum):
 
 @dataclass(frozen=True, slots=True)
 class MarkedDamage:
-    """Damage marked on a permanent this turn (CR 120.3e), as the lines record it."""
+    """Damage marked on a permanent this turn (CR 120.3e), as the lines record it; the next
+    turn line forgets it (CR 514.2)."""
 
     amount: int
-    turn: LineId | None  # the turn line of the turn it was dealt in
     moment: LineId  # GameState.moment when it was last dealt
 
 
