@@ -19,6 +19,7 @@ from lsprotocol import types
 from mtgr.rules.registry import rule
 from mtgr.rules.state import GONE, OWNED_ZONES, GameObject, GameState
 from mtgr.rules.summary import render_state, turn_line
+from mtgr.server.features.cards import card_markdown
 from mtgr.syntax import tree as t
 
 if TYPE_CHECKING:
@@ -162,6 +163,9 @@ def object_hover(document: OpenDocument, line: int, number: int) -> str:
     events = history(document, number, introduced or 0, line)
     if events:
         rows.append("- history: " + "; ".join(events))
+    card = document.cards.lookup(obj.name) if document.cards and obj.name else None
+    if card is not None and obj.kind.value == "card":
+        rows += ["", "---", "", card_markdown(card)]
     return "\n".join(rows)
 
 
