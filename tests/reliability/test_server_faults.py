@@ -70,7 +70,6 @@ def error_with_null_id(server: RawServer, timeout: float = 10) -> dict:
         (b"null", -32600),
         (b'"hello"', -32600),
         (b"{}", -32600),
-        (b'{"id": 7, "method": "textDocument/hover"}', -32600),  # no "jsonrpc"
     ],
 )
 def test_malformed_messages_get_an_error_with_null_id(
