@@ -57,7 +57,9 @@ class FrameReader:
             if line is None or (self._eof and not line.endswith(b"\n")):
                 return self._end_of_input()
             if len(line) > MAX_HEADER_LINE_BYTES or not line.endswith(b"\n"):
-                return self._resync(f"a header line longer than {MAX_HEADER_LINE_BYTES} bytes")
+                return self._resync(
+                    f"a header line longer than {MAX_HEADER_LINE_BYTES} bytes", at_line=True
+                )
             content = line.rstrip(b"\r\n")
             if not content:
                 del self._buffer[: len(line)]
@@ -67,14 +69,14 @@ class FrameReader:
             header = _HEADER.fullmatch(content)
             # a header line with another inside it: the tail of a body cut short
             if header is None or _CONTENT_LENGTH.search(content, 1):
-                return self._resync(f"not a header line: {_quote(content)}")
+                return self._resync(f"not a header line: {_quote(content)}", at_line=True)
             del self._buffer[: len(line)]
             seen_header = True
             if header.group(1).lower() == b"content-length":
                 length = header.group(2)
         if length is None:
             return self._resync("a header without Content-Length")
-        if not length.isdigit() or len(length) > 12:
+        if not length.isdigit():  # ASCII digits; a header line is too short for a slow int()
             return self._resync(f"Content-Length is not a byte count: {_quote(length)}")
         size = int(length)
         if size > MAX_BODY_BYTES:
@@ -126,10 +128,12 @@ class FrameReader:
             if not self._more():
                 return bytes(self._buffer) if self._buffer else None
 
-    def _resync(self, reason: str) -> Fault:
+    def _resync(self, reason: str, at_line: bool = False) -> Fault:
         """Reports the fault now (the client may wait for an answer before it sends more)
-        and looks for the next frame on the next read."""
-        del self._buffer[:1]  # the next header found starts after the failed one
+        and looks for the next frame on the next read; `at_line`: the refused line is
+        still in the buffer, and the header looked for starts after its first byte."""
+        if at_line:
+            del self._buffer[:1]
         self._seeking = True
         return Fault(f"{reason}; reading on from the next Content-Length header")
 
