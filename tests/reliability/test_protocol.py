@@ -15,7 +15,9 @@ from _rpc import RawServer, frame
 from _text import ROOT
 
 URI = "file:///tmp/protocol.mtgr"
-TEXT = 'mtgr 0.4\nplayer "Alice"\nplayer "Bob"\nperspective "Alice"\n"Alice" draw #1 "Opt"\n#1 cast\n'
+TEXT = (
+    'mtgr 0.4\nplayer "Alice"\nplayer "Bob"\nperspective "Alice"\n"Alice" draw #1 "Opt"\n#1 cast\n'
+)
 HOVER = {"textDocument": {"uri": URI}, "position": {"line": 4, "character": 17}}
 
 
@@ -101,9 +103,7 @@ def test_a_too_long_length_gives_back_the_frame_it_swallowed(server: RawServer) 
 def test_an_unreadable_frame_is_logged_to_the_client_and_stderr(server: RawServer) -> None:
     server.send_bytes(b"Content-Length: 1000000000000\r\n\r\n")
     assert_hover_answered(server)
-    logged = [
-        m["params"]["message"] for m in server.seen if m.get("method") == "window/logMessage"
-    ]
+    logged = [m["params"]["message"] for m in server.seen if m.get("method") == "window/logMessage"]
     assert any("1,000,000,000,000 bytes" in text for text in logged), logged
     deadline = time.monotonic() + 5
     while "1,000,000,000,000 bytes" not in server.stderr and time.monotonic() < deadline:
