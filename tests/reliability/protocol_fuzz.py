@@ -94,6 +94,7 @@ class Session:
         self.next_id = 0
         self.versions: dict[str, int] = {}
         self.sent = 0
+        self.swallowed_by: bytes | None = None  # the body of a frame too long, sent with the next
 
     # -- values
     def json_value(self, depth: int = 0) -> Any:
@@ -168,7 +169,13 @@ class Session:
                 b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\nContent-Length: %d\r\n\r\n",
             ]
         )
-        self.send_raw(header % len(body) + body)
+        data = header % len(body) + body
+        if self.swallowed_by is not None:  # a frame before it whose length reaches into it
+            extra = self.rng.randrange(1, len(data) + 1)
+            before = self.swallowed_by
+            data = b"Content-Length: %d\r\n\r\n" % (len(before) + extra) + before + data
+            self.swallowed_by = None
+        self.send_raw(data)
 
     def send_raw(self, data: bytes) -> None:
         self.sent += 1
@@ -261,11 +268,18 @@ class Session:
             cut = rng.randrange(1, len(body))
             self.expect.null_errors[PARSE_ERROR] += 1
             self.send_raw(b"Content-Length: %d\r\n\r\n" % cut + body)
-        elif action == 12:  # a length too long: the body swallows filler bytes after it
+        elif action == 12:  # a length too long: the body swallows filler or the next frame
             body = self.valid_request_body()
-            extra = rng.randrange(1, 50)
             self.expect.null_errors[PARSE_ERROR] += 1
-            self.send_raw(b"Content-Length: %d\r\n\r\n" % (len(body) + extra) + body + b"~" * extra)
+            if rng.random() < 0.5:
+                extra = rng.randrange(1, 50)
+                self.send_raw(
+                    b"Content-Length: %d\r\n\r\n" % (len(body) + extra) + body + b"~" * extra
+                )
+            else:  # the swallowed frame is read again
+                self.swallowed_by = body
+                method = rng.choice(SYNC_REQUESTS)
+                self.request(method, self.fitting_params(method), True)
         elif action == 13:  # headers that are no frame: nothing is answered
             self.send_raw(
                 rng.choice(

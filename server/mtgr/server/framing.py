@@ -20,6 +20,7 @@ MAX_HEADER_LINE_BYTES = 4096
 READ_CHUNK_BYTES = 64 * 1024
 
 _HEADER = re.compile(rb"([!#$%&'*+.^_`|~0-9A-Za-z-]+)[ \t]*:[ \t]*(.*?)[ \t]*")
+_NAME = b"content-length"
 _CONTENT_LENGTH = re.compile(rb"content-length[ \t]*:", re.IGNORECASE)
 # the longest text that could be the start of a `Content-Length:` header cut by a chunk
 _HEADER_TAIL = len(b"content-length") + 8
@@ -93,10 +94,14 @@ class FrameReader:
         """A body that is not a message may have swallowed the frames after it (its
         Content-Length was too long): reads again from the first header inside it."""
         found = _CONTENT_LENGTH.search(body, 1)
-        if found is None:
-            return False
-        self._buffer[:0] = body[found.start() :]
-        return True
+        if found is not None:
+            self._buffer[:0] = body[found.start() :]
+            return True
+        for size in range(min(len(_NAME), len(body) - 1), 0, -1):  # a header cut off
+            if body[-size:].lower() == _NAME[:size]:
+                self._buffer[:0] = body[-size:]
+                return True
+        return False
 
     # -- the buffer
     def _more(self) -> bool:

@@ -39,6 +39,7 @@ from mtgr.server.envelope import (
     INVALID_PARAMS,
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
+    PARSE_ERROR,
     SERVER_NOT_INITIALIZED,
     Incoming,
     Kind,
@@ -128,7 +129,7 @@ class Transport:
 
     def _decode(self, frame: Frame) -> Incoming | Rejected:
         decoded = decode(frame.body)
-        if isinstance(decoded, Rejected) and decoded.code == -32700:
+        if isinstance(decoded, Rejected) and decoded.code == PARSE_ERROR:
             # a Content-Length too long swallows the frames after it: read them again
             self._frames.take_back_after(frame.body)
         return decoded
