@@ -124,7 +124,7 @@ class FrameReader:
         """The buffer up to its first LF, or a longer run without one (the caller refuses it)."""
         searched = 0
         while True:
-            end = self._buffer.find(b"\n", searched)
+            end = self._buffer.find(b"\n", searched, MAX_HEADER_LINE_BYTES + 1)
             if end >= 0:
                 return bytes(self._buffer[: end + 1])
             if len(self._buffer) > MAX_HEADER_LINE_BYTES:
