@@ -323,7 +323,7 @@ class _RulesText:
 MAX_RULES_FILE_BYTES = 16 * 1024 * 1024
 RULES_READ_SECONDS = 2.0
 
-_Stamp = tuple[int, int, int]  # device and inode, size, modification time
+_Stamp = tuple[int, int, int, int]  # device, inode, size, modification time
 _loaded_rules: dict[str, tuple[_Stamp, _RulesText]] = {}
 
 
@@ -336,7 +336,7 @@ def _regular_file_stamp(path: str) -> _Stamp | None:
         return None
     if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_RULES_FILE_BYTES:
         return None
-    return (hash((status.st_dev, status.st_ino)), status.st_size, status.st_mtime_ns)
+    return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
 
 
 def _read_rules_file(path: str) -> str | None:
@@ -379,12 +379,21 @@ def _parse_rules(text: str) -> _RulesText:
     return _RulesText({k: "\n\n".join(v) for k, v in rules.items() if v})
 
 
+def _rules_path(rules_file: str | None) -> str | None:
+    if not rules_file:
+        return None
+    try:
+        return str(Path(rules_file).expanduser())
+    except RuntimeError:  # `~` with no home directory to stand for
+        return None
+
+
 async def load_rules(rules_file: str | None) -> None:
     """Reads the rules file named by the settings into memory, off the event loop, when
     it is not there yet or has changed; a file that cannot be read is left out."""
-    if not rules_file:
+    path = _rules_path(rules_file)
+    if path is None:
         return
-    path = str(Path(rules_file).expanduser())
     stamp = _regular_file_stamp(path)
     known = _loaded_rules.get(path)
     if stamp is None or (known is not None and known[0] == stamp):
@@ -403,9 +412,9 @@ async def load_rules(rules_file: str | None) -> None:
 
 def rule_text(rules_file: str | None, number: str) -> str | None:
     """The rule's text from the file `load_rules` read; never reads a file itself."""
-    if not rules_file:
+    path = _rules_path(rules_file)
+    if path is None:
         return None
-    path = str(Path(rules_file).expanduser())
     known = _loaded_rules.get(path)
     if known is None or known[0] != _regular_file_stamp(path):
         return None
