@@ -29,11 +29,13 @@ from mtgr.syntax.markdown import mtgr_blocks
 
 
 def _units(text: str, encoding: str) -> int:
+    """A text's length in the client's units; a lone surrogate (JSON can carry one) counts
+    as the one unit it is in UTF-16, and three bytes in UTF-8, as editors count it."""
     if encoding == types.PositionEncodingKind.Utf8:
-        return len(text.encode("utf-8"))
+        return len(text.encode("utf-8", "surrogatepass"))
     if encoding == types.PositionEncodingKind.Utf32:
         return len(text)
-    return len(text.encode("utf-16-le")) // 2
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 @dataclass
@@ -107,6 +109,8 @@ class OpenDocument:
         # False while a large document is first checked in steps (features/documents.py)
         self.checked = check
         self.walk: Walk = walk(self.document.lines, cards) if check else Walk(cards=cards)
+        # the last position to_character converted: (line text, column, units)
+        self._cursor: tuple[str, int, int] | None = None
         # the diagnostics last placed, with the walk and severities they were placed for
         self._placed: tuple[Walk, _Severities, list[Diagnostic]] | None = None
         self._settings_file = _settings_file(uri)
@@ -200,10 +204,25 @@ class OpenDocument:
         return len(text)
 
     def to_character(self, line: int, column: int) -> int:
+        """A code-point column in the client's units. On a line that is not ASCII the
+        conversion goes on from the previous one (semantic tokens and diagnostics ask
+        for the columns of a line in order), so a whole line costs its length, not its
+        length once a token."""
         text = self.document.texts[line] if 0 <= line < len(self.document) else ""
+        column = min(max(column, 0), len(text))
         if text.isascii():  # most lines: one unit a character in every encoding
-            return len(text[:column])
-        return _units(text[:column], self.encoding)
+            return column
+        cursor = self._cursor
+        if cursor is not None and cursor[0] is text:
+            _, at, units = cursor
+            if column >= at:
+                units += _units(text[at:column], self.encoding)
+            else:
+                units -= _units(text[column:at], self.encoding)
+        else:
+            units = _units(text[:column], self.encoding)
+        self._cursor = (text, column, units)
+        return units
 
     def range(self, line: int, span: t.Span) -> types.Range:
         return types.Range(
