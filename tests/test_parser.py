@@ -63,6 +63,9 @@ FORMS: dict[str, tuple[str, type]] = {
     "incomplete_statement": ("incomplete", t.Marker),
     "keyframe_statement": ("keyframe", t.Marker),
     "end_statement": ("end", t.Marker),
+    "sideboard_phrase": ('"Alice" sideboard in 2 "Flusterstorm"', t.Sideboard),
+    "game_drawn_statement": ("game drawn by sba", t.GameDrawn),
+    "match_statement": ('match "Alice" 2-1', t.MatchResult),
 }
 
 
@@ -155,6 +158,23 @@ def test_signed_and_unsigned_life_are_different_forms() -> None:
     assert isinstance(parse_line('"Bob" life 17').statement, t.SnapshotPlayer)
 
 
+def test_match_statements_carry_their_parts() -> None:
+    line = '"Alice" sideboard out 3 "Lightning Bolt"'
+    sideboard = parse_line(line).statement
+    assert isinstance(sideboard, t.Sideboard)
+    assert sideboard.way is not None and text(line, sideboard.way.span) == "out"
+    assert sideboard.card is not None and sideboard.card.value == "Lightning Bolt"
+    assert sideboard.cards == -3
+    unseen = parse_line('"Bob" sideboard deck 61').statement
+    assert isinstance(unseen, t.Sideboard)
+    assert unseen.cards == 0 and unseen.deck is not None and unseen.deck.value == 61
+    result = parse_line("match drawn 1-1-1").statement
+    assert isinstance(result, t.MatchResult)
+    assert result.winner is None and result.games == (1, 1, 1)
+    drawn = parse_line("game drawn by #12").statement
+    assert isinstance(drawn, t.GameDrawn) and drawn.objects[0].number == 12
+
+
 @pytest.mark.parametrize(
     "line",
     [
@@ -178,6 +198,10 @@ def test_signed_and_unsigned_life_are_different_forms() -> None:
         "#5 cast overdrive",
         '#5 effect "x" until tomorrow',
         "end end",
+        "match Alice 2-1",
+        'match "Alice" 2-1-1-1',
+        '"Alice" sideboard in 2',
+        "game drawn 3",
     ],
 )
 def test_lines_outside_the_spec_do_not_parse(line: str) -> None:
@@ -207,6 +231,9 @@ ERRORS = [
     ("#5 move hand -> exile as banish", 25, 31, "discard, sacrifice, destroy or mill"),
     ('"Alice" search graveyard', 15, 24, "library"),
     ("#5 activate #4", 12, 14, '"of"'),
+    ('match "Alice" 2', 14, 15, "the games won, lost and drawn"),
+    ("game x", 5, 6, "a number or drawn"),
+    ('"Alice" sideboard in', 20, 20, "a card name"),
 ]
 
 

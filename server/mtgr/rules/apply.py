@@ -47,11 +47,12 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
 def is_event_after_end(state: GameState, statement: t.Statement) -> bool:
     """A line recording something that happens, in a game that is over (CR 104.1).
 
-    Not events: `game N`, headers, markers and keyframe entries. A `win` of the player left
+    Not events: `game N`, headers, markers, keyframe entries, the match result and
+    sideboarding (which P509 places after the next `game N` line). A `win` of the player left
     is one: that player won without a line of their own (decision 0003 item 11)."""
     if state.stage is not Stage.OVER:
         return False
-    quiet = (t.GameStart, t.Header, t.PlayerDeclaration, t.Marker)
+    quiet = (t.GameStart, t.Header, t.PlayerDeclaration, t.Marker, t.MatchResult, t.Sideboard)
     return not isinstance(statement, (*quiet, t.SnapshotObject, t.SnapshotPlayer))
 
 
@@ -314,6 +315,7 @@ def _(statement: t.PlayerDeclaration, state: GameState, line: LineId) -> GameSta
 
 @_apply.register
 def _(statement: t.GameStart, state: GameState, line: LineId) -> GameState:
+    number = statement.number.value
     # only declared players carry over: a misspelt name stays in the game it was written
     # in (so the incremental walk converges at the next game at the latest)
     players = tuple(
@@ -321,26 +323,37 @@ def _(statement: t.GameStart, state: GameState, line: LineId) -> GameState:
         for p in state.players
         if p.name in state.declared or not state.declared
     )
+    if state.stage is Stage.HEADER:
+        # the record starts with this game: the earlier ones are not known (decision 0030)
+        results: tuple[str | None, ...] = (None,) * max(number - 1, 0)
+        chooser = None
+    else:
+        results = (*state.results, state.result)
+        results += (None,) * max(number - 1 - len(results), 0)  # games the record skips
+        chooser = _next_chooser(state) if number == state.game + 1 else None
     return replace(
         GameState(),
         stage=Stage.PREGAME,
-        game=statement.number.value,
+        game=number,
         players=players,
         perspective=state.perspective,
         headers=state.headers,
         declared=state.declared,
         highest_number=state.highest_number,
         game_floor=state.highest_number,
-        next_chooser=_next_chooser(state),
+        next_chooser=chooser,
+        results=results[: max(number - 1, 0)],
     )
 
 
 def _next_chooser(state: GameState) -> str | None:
     """Who chooses the next game's starting player: the loser, or after a draw the same
     player as before (CR 103.1); None when the record does not tell."""
+    if state.result == "":
+        return state.chooser  # a draw
     losers = [p.name for p in state.players if p.lost]
     if len(losers) == len(state.players):
-        return state.chooser  # a draw
+        return state.chooser  # everyone lost: a draw (CR 104.4a)
     return losers[0] if len(losers) == 1 else None
 
 
@@ -440,9 +453,32 @@ def _(statement: t.PlayerAction, state: GameState, line: LineId) -> GameState:
         for other in state.players:
             if other.name != player.name:
                 state = state.with_player(replace(other, lost=True))
-    if len(state.alive()) <= 1:
-        state = replace(state, stage=Stage.OVER, ended_line=line)
+    alive = state.alive()
+    if len(alive) <= 1:
+        result = alive[0] if alive else ""  # all players lost at once: a draw (CR 104.4a)
+        state = replace(state, stage=Stage.OVER, ended_line=line, result=result)
     return state
+
+
+@_apply.register
+def _(statement: t.GameDrawn, state: GameState, line: LineId) -> GameState:
+    return replace(state, stage=Stage.OVER, ended_line=line, result="")
+
+
+@_apply.register
+def _(statement: t.Sideboard, state: GameState, line: LineId) -> GameState:
+    """The deck changes for this game and the later ones; cards not recorded leave its
+    size unknown (decision 0030)."""
+    player = state.player(statement.subject.name)
+    assert player is not None
+    if statement.deck is not None:
+        deck: int | None = statement.deck.value
+    elif statement.way is None or player.deck is None:
+        deck = None
+    else:
+        deck = player.deck + statement.cards
+    # sideboarding comes before the opening draws (P509): the library is the whole deck
+    return state.with_player(replace(player, deck=deck, library=Library(size=deck)))
 
 
 @_apply.register

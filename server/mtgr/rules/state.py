@@ -216,6 +216,9 @@ class GameState:
     declared: tuple[str, ...] = ()  # players declared by `player` lines
     resolving: int | None = None  # the object that resolved last, while its resolution goes on
     hidden_this_step: frozenset[int] = frozenset()  # `new hidden` since the last turn, phase, step
+    # the match (decision 0030): how this game ended, and each earlier game by its number
+    result: str | None = None  # the winner's name, "" for a draw, None while not known
+    results: tuple[str | None, ...] = ()  # games 1 to game - 1: winner, "" drawn, None unknown
 
     # -- lookups
     def player(self, name: str) -> PlayerState | None:

@@ -20,8 +20,13 @@ OBJECT_VERBS = (
     "new, move, identify, reveal, cast, play, activate, trigger, target, choose, pay, resolve, "
     "fizzle, countered, tap, untap, attack, block, damage, counters, effect, control"
 )
-PLAYER_VERBS = "draw, life, counters, search, shuffle, roll, mulligan, keep, concede, lose, win"
-KEYWORDS = "mtgr, title, rules, player, perspective, start, game, turn, phase, step, incomplete, keyframe, end"
+PLAYER_VERBS = (
+    "draw, life, counters, search, shuffle, roll, mulligan, keep, concede, lose, win, sideboard"
+)
+KEYWORDS = (
+    "mtgr, title, rules, player, perspective, start, game, turn, phase, step, incomplete, "
+    "keyframe, end, match"
+)
 
 # Rule name -> what a reader is told was expected. Rules left out are too small to name.
 DESCRIPTIONS: dict[str, str] = {
@@ -89,6 +94,11 @@ DESCRIPTIONS: dict[str, str] = {
     "ability_source": "the source object #N",
     "original": "the object #N it copies",
     "drawn": "the drawn object's number such as #12",
+    "match_winner": 'the match\'s winner in double quotes such as "Alice", or drawn',
+    "score": "the games won, lost and drawn, such as 2-1 or 1-1-1",
+    "sideboard_way": "in or out",
+    "k_drawn": "drawn",
+    "sideboard_detail": 'in or out and a card name, or "deck" and a number',
 }
 
 _PREVIOUS_TOKEN = re.compile(r"(\"(?:[^\"\\]|\\.)*\"|\S+)\s*$")

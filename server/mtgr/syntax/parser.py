@@ -136,6 +136,7 @@ _PLAYER_QUOTES = frozenset(
         "defender",
         "recipient",
         "agent",
+        "match_winner",
     }
 )
 _WORD_TOKENS = frozenset(
@@ -148,6 +149,7 @@ _WORD_TOKENS = frozenset(
         "position_end",
         "counter_kind",
         "die",
+        "sideboard_way",
     }
 )
 _LEAF_KINDS = {
@@ -159,6 +161,7 @@ _LEAF_KINDS = {
     "date": t.TokenKind.NUMBER,
     "arrow": t.TokenKind.OPERATOR,
     "mana": t.TokenKind.MANA,
+    "score": t.TokenKind.NUMBER,
 }
 # Rules whose nodes become statement parts; the walk does not descend below them.
 _PART_RULES = frozenset(
@@ -213,6 +216,10 @@ _PART_RULES = frozenset(
         "k_hidden",
         "k_token",
         "k_copy",
+        "sideboard_way",
+        "sideboard_count",
+        "match_winner",
+        "score",
     }
 )
 
@@ -663,6 +670,18 @@ def _player_action(b: _Builder) -> t.Statement:
     return t.PlayerAction(**b.player_common())
 
 
+@_form("sideboard_phrase")
+def _sideboard(b: _Builder) -> t.Statement:
+    deck = b.one("deck_size")
+    return t.Sideboard(
+        **b.player_common(),
+        way=b.optional("sideboard_way", b.word),
+        count=b.optional("sideboard_count", b.integer),
+        card=b.optional("card", b.text),
+        deck=b.integer(b.find(deck, "number")) if deck is not None else None,
+    )
+
+
 @_form("snapshot_life_phrase", "snapshot_library_phrase")
 def _snapshot_player(b: _Builder) -> t.Statement:
     return t.SnapshotPlayer(**b.player_common(), value=b.integer(b.one("number")))
@@ -717,6 +736,21 @@ def _start(b: _Builder) -> t.Statement:
 @_form("game_statement")
 def _game(b: _Builder) -> t.Statement:
     return t.GameStart(**b.common(), number=b.integer(b.one("number")))
+
+
+@_form("game_drawn_statement")
+def _game_drawn(b: _Builder) -> t.Statement:
+    return t.GameDrawn(**b.common())
+
+
+@_form("match_statement")
+def _match(b: _Builder) -> t.Statement:
+    winner = b.one("match_winner")
+    return t.MatchResult(
+        **b.common(),
+        winner=b.player(winner) if b.find(winner, "quoted") is not None else None,
+        score=b.word(b.one("score")),
+    )
 
 
 @_form("turn_statement")

@@ -324,6 +324,24 @@ class PlayerAction(PlayerStatement):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Sideboard(PlayerStatement):
+    """`sideboard [in | out [K] "Name"]` or `sideboard deck N`: a deck changed between games."""
+
+    way: Word | None = None  # "in" or "out"; None when the cards are not recorded
+    count: Number | None = None
+    card: Text | None = None
+    deck: Number | None = None  # the deck's size after sideboarding, when known
+
+    @property
+    def cards(self) -> int:
+        """How many cards this line adds to the deck (negative: takes out); 0 when unknown."""
+        if self.way is None:
+            return 0
+        amount = self.count.value if self.count is not None else 1
+        return amount if self.way.value == "in" else -amount
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SnapshotPlayer(PlayerStatement):
     """A keyframe entry: `life N`, `library N` or `counters N KIND`."""
 
@@ -365,6 +383,24 @@ class PhaseOrStep(Statement):
     """`phase NAME` or `step NAME`."""
 
     name: Word
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameDrawn(Statement):
+    """`game drawn [by C]`: the game ended in a draw (CR 104.4)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchResult(Statement):
+    """`match "P" W-L[-D]` or `match drawn W-L[-D]`: how the match ended."""
+
+    winner: PlayerRef | None  # None: a drawn match
+    score: Word
+
+    @property
+    def games(self) -> tuple[int, ...]:
+        """The score's numbers: games won, games lost and, when written, games drawn."""
+        return tuple(int(part) for part in self.score.value.split("-"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
