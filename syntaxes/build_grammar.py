@@ -199,6 +199,7 @@ PLAYER_VERBS = [
     "lose",
     "win",
     "library",
+    "sideboard",
 ]
 STRUCTURE = [
     "mtgr",
@@ -214,6 +215,7 @@ STRUCTURE = [
     "incomplete",
     "keyframe",
     "end",
+    "match",
 ]
 OBJECT_KINDS = ["card", "hidden", "token", "copy"]  # after `new`: storage.type.object
 MODIFIERS = ["tapped", "untapped"]  # storage.modifier.<word>
@@ -229,6 +231,7 @@ KEYWORDS = [
     "life",
     "counters",
     "library",
+    "drawn",
 ]
 CONSTANTS = ["sba", "all"]  # constant.language.<word>
 
@@ -491,6 +494,21 @@ def build(peg_text: str) -> Json:
                 END,
             ),
             match(START, verb(["roll"]), WS, tok(f"support.type.die{S}", tokens["die"]), END),
+            # sideboarding between games (decision 0030): `sideboard in 2 "Name"`
+            match(
+                START,
+                verb(["sideboard"]),
+                WS,
+                word(f"keyword.other.sideboard{S}", peg_words(tokens, "sideboard_way")),
+                END,
+                f"(?:{WS}",
+                number(),
+                f"{END})?",
+                f"(?:{WS}",
+                card(),
+                f"{END})?",
+            ),
+            {"include": "#deck"},
             match(START, verb(PLAYER_VERBS), END),
             {"include": "#cause"},
             {"include": "#replacement"},
@@ -521,7 +539,21 @@ def build(peg_text: str) -> Json:
                 "perspective", ("(?:", player(), "|", tok(f"constant.language.all{S}", "all"), ")")
             ),
             structure_line("start", (player(),), ("cause",)),
-            structure_line("game", (number(),)),
+            structure_line("game", ("(?:", number(), "|", keyword("drawn"), ")"), ("cause",)),
+            structure_line(
+                "match",
+                (
+                    "(?:",
+                    player(),
+                    "|",
+                    keyword("drawn"),
+                    ")",
+                    END,
+                    f"(?:{WS}",
+                    tok(f"constant.numeric.score{S}", tokens["score"]),
+                    f"{END})?",
+                ),
+            ),
             structure_line("turn", (number(), f"(?:{WS}", player(), f"{END})?"), ("cause",)),
             structure_line("phase", (phase,), ("cause",)),
             structure_line("step", (step,), ("cause",)),

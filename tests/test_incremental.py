@@ -59,6 +59,35 @@ step draw
 "Bob" draw #16
 phase main
 #2 "Counterspell" cast
+#2 resolve
+"Alice" concede
+game 2
+"Alice" sideboard in 2 "Duress"
+"Alice" sideboard out 2 "Lava Spike"
+"Bob" sideboard
+start "Alice" by "Alice"
+"Alice" draw #20 "Mountain"
+"Alice" draw #21 "Lightning Bolt"
+"Alice" draw #22 "Goblin Guide"
+"Alice" draw #23 "Mountain"
+"Alice" draw #24 "Lava Spike"
+"Alice" draw #25 "Monastery Swiftspear"
+"Alice" draw #26 "Rift Bolt"
+"Bob" draw #27
+"Bob" draw #28
+"Bob" draw #29
+"Bob" draw #30
+"Bob" draw #31
+"Bob" draw #32
+"Bob" draw #33
+"Alice" keep
+"Bob" keep
+turn 1 "Alice"
+game drawn
+game 3
+start "Bob" by "Alice"
+"Bob" concede
+match drawn 1-1-1
 """
 
 SNIPPETS = [
@@ -78,11 +107,16 @@ SNIPPETS = [
     '"Bob" life -3 by #9\n',
     "keyframe\nend\n",
     "incomplete\n",
+    "game 2\n",
+    "game drawn\n",
+    '"Bob" concede\n',
+    '"Alice" sideboard in "Duress"\n',
+    'match "Bob" 2-1\n',
 ]
 
 
 @st.composite
-def edits(draw: st.DrawFn, document_lines: int = 60) -> list[tuple[int, int, int, int, str]]:
+def edits(draw: st.DrawFn, document_lines: int = len(GAME.splitlines())) -> list[tuple[int, int, int, int, str]]:
     count = draw(st.integers(1, 12))
     result = []
     for _ in range(count):

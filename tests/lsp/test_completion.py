@@ -195,3 +195,21 @@ async def test_keyframe_entries_offer_zones_and_player_values(client: LanguageCl
     assert "battlefield" in zones and "tap" not in zones
     values = labels(await complete_at(client, len(LINES), '"Bob" ', before=("keyframe",)))
     assert values == ["life", "library", "counters"]
+
+
+async def test_after_a_game_ends_the_next_game_and_the_match_are_offered(
+    client: LanguageClient,
+) -> None:
+    start = labels(await complete_at(client, len(LINES), "", before=('"Bob" concede',)))
+    assert "game 2" in start and "match" in start
+    assert labels(await complete_at(client, len(LINES), "game ")) == ["drawn", "2"]
+    winners = labels(await complete_at(client, len(LINES), "match "))
+    assert winners == ['"Alice"', '"Bob"', "drawn"]
+
+
+async def test_sideboard_offers_in_out_deck_then_card_names(client: LanguageClient) -> None:
+    assert "sideboard" in labels(await complete_at(client, len(LINES), '"Alice" '))
+    ways = labels(await complete_at(client, len(LINES), '"Alice" sideboard '))
+    assert ways == ["in", "out", "deck"]
+    names = labels(await complete_at(client, len(LINES), '"Alice" sideboard in 2 "'))
+    assert '"Dandân"' in names

@@ -29,6 +29,9 @@ phase main
 #10 cast
 #10 resolve -> battlefield
 #10 effect "Jötun Grunt\u2019s upkeep: two cards from a graveyard" on #10 until leaves
+game drawn
+game 2
+"Alice" sideboard in 2 "Duress"
 """
 )
 LINES = GAME.splitlines()
@@ -203,3 +206,15 @@ async def test_card_name_string_shows_its_object(client: LanguageClient) -> None
     text = await hover(client, 28, '"Dandân"', len('"Dandân'))
     assert "**#11** Dandân (Alice's)" in text
     assert "drawn at line 29" in text
+
+
+async def test_match_words_show_decision_0030_and_the_cr(client: LanguageClient) -> None:
+    drawn_line = LINES.index("game drawn")
+    text = await hover(client, drawn_line, "game")
+    assert "0030" in text and "104.4a" in text
+    assert "If all the players remaining in a game lose simultaneously" in text
+    assert "0030" in await hover(client, drawn_line, "drawn")
+    sideboard_line = LINES.index('"Alice" sideboard in 2 "Duress"')
+    text = await hover(client, sideboard_line, "sideboard")
+    assert "0030" in text and "item 3" in text
+    assert "K copies" in await hover(client, sideboard_line, "in ")

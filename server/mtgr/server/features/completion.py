@@ -57,13 +57,14 @@ PLAYER_VERBS = (
     "concede",
     "lose",
     "win",
+    "sideboard",
 )
 KINDS = ("discard", "sacrifice", "destroy", "mill")
 NEW_WHAT = ("card", "hidden", "token", "copy")
 CAST_MODES = ("dash", "flashback", "kicker", "evoke", "escape", "adventure", "foretell")
 DURATIONS = ("end-of-turn", "end-of-combat", "next-turn", "leaves")
 HEADER_KEYWORDS = ("mtgr", "title", "rules", "player", "perspective", "start")
-STRUCTURE_KEYWORDS = ("turn", "phase", "step", "keyframe", "end", "incomplete", "game")
+STRUCTURE_KEYWORDS = ("turn", "phase", "step", "keyframe", "end", "incomplete", "game", "match")
 _CARD_NAME_AFTER = frozenset({"card", "token", "identify"})
 
 
@@ -256,6 +257,8 @@ def _line_start(out: Offers, state: GameState, partial: str) -> None:
         return
     if state.stage is Stage.HEADER and not state.players:
         out.keywords(HEADER_KEYWORDS, "header")
+    if state.stage is Stage.OVER:  # after a game: the next one, or the match's result
+        out.add(f"game {state.game + 1}", types.CompletionItemKind.Keyword, "next game")
     for line in next_steps(state)[:1]:
         out.add(line, types.CompletionItemKind.Keyword, "expected next")
     out.keywords(STRUCTURE_KEYWORDS, "structure")
@@ -274,6 +277,13 @@ def _after_keyword(out: Offers, state: GameState, keyword: str, rest: list[str])
         if following:
             out.add(following.split(" ", 1)[1], types.CompletionItemKind.Keyword, "next turn")
         out.add(str(state.turn.number + 1), types.CompletionItemKind.Value, "turn number")
+    elif keyword == "game" and not rest:
+        if state.stage is not Stage.OVER:
+            out.keywords(["drawn"], "the game ended in a draw")
+        out.add(str(state.game + 1), types.CompletionItemKind.Value, "next game")
+    elif keyword == "match" and not rest:
+        out.players(state.player_names(), "won the match")
+        out.keywords(["drawn"], "a drawn match")
     elif keyword in ("turn", "start", "perspective") and len(rest) <= 1:
         out.players(state.turn_order() or state.player_names())
     elif rest and rest[-1] == "by":
@@ -313,10 +323,21 @@ def _after_player(
         _card_names(out, document)
     elif verb in ("search", "shuffle") and len(rest) == 1:
         out.keywords(["library"])
+    elif verb == "sideboard":
+        _after_sideboard(out, document, rest[1:], quoting)
     elif quoting:
         out.players(state.player_names())
     else:
         out.keywords(["by"])
+
+
+def _after_sideboard(out: Offers, document: OpenDocument, parts: list[str], quoting: bool) -> None:
+    """`sideboard [in | out [K] "Name" | deck N]` (decision 0030 item 3)."""
+    if not parts:
+        out.keywords(("in", "out"), "cards in or out of the deck")
+        out.keywords(["deck"], "the deck's size after sideboarding")
+    elif parts[0] in ("in", "out") and quoting:
+        _card_names(out, document)
 
 
 def _after_object(

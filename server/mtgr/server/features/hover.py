@@ -207,6 +207,8 @@ def form_keys(statement: t.Statement | None, token: t.Token, word: str) -> list[
             if statement.counter is not None:
                 return ["snapshot_player_counters_phrase"]
             return [_SNAPSHOT_PLAYER_KEYS.get(word, ""), "keyframe_statement"]
+        if isinstance(statement, t.GameDrawn):
+            return ["game_drawn_statement"]
         return [f"{word}_phrase", f"{word}_header", f"{word}_statement", word]
     if token.kind is t.TokenKind.STRING and isinstance(statement, t.ObjectStatement):
         if statement.name is not None and statement.name.span == token.span:
