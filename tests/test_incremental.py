@@ -116,7 +116,9 @@ SNIPPETS = [
 
 
 @st.composite
-def edits(draw: st.DrawFn, document_lines: int = len(GAME.splitlines())) -> list[tuple[int, int, int, int, str]]:
+def edits(
+    draw: st.DrawFn, document_lines: int = len(GAME.splitlines())
+) -> list[tuple[int, int, int, int, str]]:
     count = draw(st.integers(1, 12))
     result = []
     for _ in range(count):
