@@ -8,6 +8,8 @@ import pytest
 
 from mtgr.check import check_text
 from mtgr.syntax.markdown import mtgr_blocks
+from mtgr.syntax.parser import parse_line
+from mtgr.syntax.tree import GameStart, MatchResult, Roll, Sideboard
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 PROMISED = ["opening-hand.md", "mycospawn-turn-5.mtgr", "lasting-effects.mtgr"]
@@ -57,3 +59,18 @@ def test_late_recordings_start_with_a_gap_and_a_keyframe() -> None:
     for name in ("mycospawn-turn-5.mtgr", "lasting-effects.mtgr"):
         text = (EXAMPLES / name).read_text(encoding="utf-8")
         assert "\nincomplete" in text and "\nkeyframe" in text
+
+
+def test_the_match_example_rolls_once_and_sideboards_between_games() -> None:
+    """Decision 0030: the roll opens game 1 only; each later game starts with its game line,
+    its sideboarding and the previous game's loser choosing; the match result ends it."""
+    lines = (EXAMPLES / "match-alice-side.mtgr").read_text(encoding="utf-8").splitlines()
+    statements = [s for s in (parse_line(line).statement for line in lines) if s is not None]
+    games = [i for i, s in enumerate(statements) if isinstance(s, GameStart)]
+    assert [statements[i].number.value for i in games] == [1, 2, 3]  # type: ignore[attr-defined]
+    rolls = [i for i, s in enumerate(statements) if isinstance(s, Roll)]
+    assert rolls and all(games[0] < i < games[1] for i in rolls)
+    for start in games[1:]:
+        assert isinstance(statements[start + 1], Sideboard)
+    assert isinstance(statements[-1], MatchResult)
+    assert 'start "Alice" by "Alice"' in lines and 'start "Bob" by "Bob"' in lines
