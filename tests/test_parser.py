@@ -66,6 +66,7 @@ FORMS: dict[str, tuple[str, type]] = {
     "sideboard_phrase": ('"Alice" sideboard in 2 "Flusterstorm"', t.Sideboard),
     "game_drawn_statement": ("game drawn by sba", t.GameDrawn),
     "match_statement": ('match "Alice" 2-1', t.MatchResult),
+    "variant_header": ("variant commander", t.Header),
 }
 
 
@@ -158,6 +159,17 @@ def test_signed_and_unsigned_life_are_different_forms() -> None:
     assert isinstance(parse_line('"Bob" life 17').statement, t.SnapshotPlayer)
 
 
+def test_commander_forms_carry_their_parts() -> None:
+    line = '#1 new commander "Atraxa, Praetors\' Voice" command "Alice"'
+    new = parse_line(line).statement
+    assert isinstance(new, t.New) and new.what.value == "commander"
+    assert new.place.player is not None and new.place.player.name == "Alice"
+    line = '#1 cast "Alice" from command tax 4 by #3'
+    cast = parse_line(line).statement
+    assert isinstance(cast, t.Cast) and cast.tax is not None
+    assert (cast.tax.value, text(line, cast.tax.span)) == (4, "4")
+
+
 def test_match_statements_carry_their_parts() -> None:
     line = '"Alice" sideboard out 3 "Lightning Bolt"'
     sideboard = parse_line(line).statement
@@ -224,7 +236,7 @@ ERRORS = [
     ("phase upkeep", 6, 12, "expected a phase (beginning, main, combat, ending)"),
     ('#5 cast dash by "Alice" zz', 24, 26, '"replacement"'),
     ('"Alice" roll 20', 13, 15, "a die such as d20"),
-    ("#5 new thing", 7, 12, "card, hidden, token or copy"),
+    ("#5 new thing", 7, 12, "card, hidden, token, copy or commander"),
     ("#5 move hand -> library top x", 28, 29, 'unexpected "x"'),
     ('#5 effect "x" until tomorrow', 20, 28, "end-of-turn"),
     ("rules 26-9-25", 6, 13, "a date such as 2026-09-25"),

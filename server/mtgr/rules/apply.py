@@ -71,7 +71,18 @@ def _before_any(state: GameState, statement: t.Statement) -> GameState:
         state = replace(state, resolving=None)
     if state.hidden_this_step and isinstance(statement, _NEW_MOMENT):
         state = replace(state, hidden_this_step=frozenset())
+    if state.commander_losses and not at_sba_time(statement):
+        state = replace(state, commander_losses=())  # M902 reported the game going on
     return state
+
+
+def at_sba_time(statement: t.Statement) -> bool:
+    """A line that may stand between damage and the state-based actions it brings about:
+    the damage's results, other state-based actions, a player leaving, the game's end."""
+    if isinstance(statement, (*_RESULTS, t.PlayerAction, t.GameDrawn)):
+        return True
+    agent = statement.cause.agent if statement.cause is not None else None
+    return isinstance(statement, t.Move) and isinstance(agent, t.Sba)
 
 
 _NEW_MOMENT = (t.Turn, t.PhaseOrStep, t.Marker, t.GameStart)
@@ -92,6 +103,11 @@ def _ends_resolution(state: GameState, statement: t.Statement) -> bool:
 
 
 def _after_any(state: GameState, statement: t.Statement) -> GameState:
+    if state.commander_losses:  # a player who lost or left owes no loss any more
+        alive = state.alive()
+        losses = tuple(loss for loss in state.commander_losses if loss[0] in alive)
+        if losses != state.commander_losses:
+            state = replace(state, commander_losses=losses)
     entered = state.last_entered
     if entered is not None:
         keeps = isinstance(statement, t.ObjectCounters) and statement.subject.number == entered
@@ -298,6 +314,10 @@ def _(statement: t.Header, state: GameState, line: LineId) -> GameState:
     if statement.verb.value == "perspective" and not repeated:
         value = statement.value
         return replace(state, perspective=value.name if isinstance(value, t.PlayerRef) else "")
+    if statement.verb.value == "variant" and not repeated and isinstance(statement.value, t.Word):
+        state = replace(state, variant=statement.value.value)
+        life = state.starting_life()  # players declared above it (N101) start with it too
+        state = replace(state, players=tuple(replace(p, life=life) for p in state.players))
     return state
 
 
@@ -307,7 +327,9 @@ def _(statement: t.PlayerDeclaration, state: GameState, line: LineId) -> GameSta
     if statement.player.name not in state.declared:
         state = replace(state, declared=(*state.declared, statement.player.name))
     existing = state.player(statement.player.name)
-    player = PlayerState(statement.player.name, deck=deck, library=Library(size=deck))
+    player = PlayerState(
+        statement.player.name, life=state.starting_life(), deck=deck, library=Library(size=deck)
+    )
     if existing is not None:
         return state.with_player(player)
     return replace(state, players=(*state.players, player))
@@ -319,7 +341,7 @@ def _(statement: t.GameStart, state: GameState, line: LineId) -> GameState:
     # only declared players carry over: a misspelt name stays in the game it was written
     # in (so the incremental walk converges at the next game at the latest)
     players = tuple(
-        PlayerState(p.name, deck=p.deck, library=Library(size=p.deck))
+        PlayerState(p.name, life=state.starting_life(), deck=p.deck, library=Library(size=p.deck))
         for p in state.players
         if p.name in state.declared or not state.declared
     )
@@ -343,6 +365,7 @@ def _(statement: t.GameStart, state: GameState, line: LineId) -> GameState:
         game_floor=state.highest_number,
         next_chooser=chooser,
         results=results[: max(number - 1, 0)],
+        variant=state.variant,
     )
 
 
@@ -517,6 +540,8 @@ def _(statement: t.New, state: GameState, line: LineId) -> GameState:
         entered_moment=state.moment,
     )
     state = state.with_object(obj)
+    if what == "commander":
+        state = _new_commander(state, obj)
     if what == "hidden" and state.stage is not Stage.GAP:
         state = replace(state, hidden_this_step=state.hidden_this_step | {obj.number})
     if zone == "stack":
@@ -526,6 +551,16 @@ def _(statement: t.New, state: GameState, line: LineId) -> GameState:
     elif zone == "battlefield":
         state = replace(state, last_entered=obj.number)
     return state
+
+
+def _new_commander(state: GameState, obj: GameObject) -> GameState:
+    """A commander comes from its owner's deck (CR 903.6): the library is a card smaller."""
+    state = replace(state, commanders=(*state.commanders, obj.number))
+    player = state.player(obj.owner or "")
+    if player is None or player.library.size is None:
+        return state
+    library = replace(player.library, size=player.library.size - 1)
+    return state.with_player(replace(player, library=library))
 
 
 @_apply.register
@@ -601,7 +636,16 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
     caster = statement.caster.name if statement.caster else None
     modes = " ".join(m.value for m in statement.modes)
     what = f"cast from {source}" + (f" ({modes})" if modes else "")
+    if obj.number in state.commanders and obj.zone == "command":
+        state = _commander_cast(state, obj.number, caster or obj.owner or "")
     return _moved(state, obj, "stack", line, what, controller=caster or obj.owner)
+
+
+def _commander_cast(state: GameState, commander: int, caster: str) -> GameState:
+    """Counts a cast from the command zone, for the next cast's tax (CR 903.8)."""
+    count = state.commander_cast_count(commander, caster) + 1
+    casts = tuple(c for c in state.commander_casts if c[:2] != (commander, caster))
+    return replace(state, commander_casts=(*casts, (commander, caster, count)))
 
 
 @_apply.register
@@ -693,6 +737,8 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
     source = statement.subject.number
     amount = statement.amount.value
     if isinstance(recipient, t.PlayerRef):
+        if source in state.commanders and _is_combat_damage(state, statement):
+            state = _commander_damage(state, recipient.name, source, amount, line, statement.span)
         pending = PendingDamage(line, source, amount, recipient.name, statement.span)
     else:
         target = state.obj(recipient.number)
@@ -700,6 +746,32 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
             return state
         pending = PendingDamage(line, source, amount, recipient.number, statement.span)
     return replace(state, pending_damage=(*state.pending_damage, pending))
+
+
+def _is_combat_damage(state: GameState, statement: t.Damage) -> bool:
+    """Damage without a cause in the combat damage step is combat damage (decision 0012)."""
+    return statement.cause is None and state.turn.step == "combat-damage"
+
+
+def _commander_damage(
+    state: GameState, player: str, commander: int, amount: int, line: LineId, span: t.Span
+) -> GameState:
+    """Adds combat damage from a commander; at 21 the player must lose next (CR 704.6c)."""
+    total = amount
+    damage = []
+    for who, source, dealt in state.commander_damage:
+        if (who, source) == (player, commander):
+            total += dealt
+        else:
+            damage.append((who, source, dealt))
+    state = replace(state, commander_damage=(*damage, (player, commander, total)))
+    due = any(who == player for who, *_ in state.commander_losses)
+    if player not in state.alive():
+        return state
+    if total >= 21 and total - amount < 21 and not due:
+        loss = (player, commander, line, span)
+        state = replace(state, commander_losses=(*state.commander_losses, loss))
+    return state
 
 
 def _settle(state: GameState, recipient: int | str, source: int | None, amount: int) -> GameState:

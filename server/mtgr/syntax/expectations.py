@@ -25,7 +25,7 @@ PLAYER_VERBS = (
 )
 KEYWORDS = (
     "mtgr, title, rules, player, perspective, start, game, turn, phase, step, incomplete, "
-    "keyframe, end, match"
+    "keyframe, end, match, variant"
 )
 
 # Rule name -> what a reader is told was expected. Rules left out are too small to name.
@@ -33,7 +33,7 @@ DESCRIPTIONS: dict[str, str] = {
     "statement": f'an object "#N", a player "Name" or a keyword ({KEYWORDS})',
     "object_phrase": f"a verb ({OBJECT_VERBS})",
     "player_phrase": f"a verb ({PLAYER_VERBS})",
-    "new_what": "card, hidden, token or copy",
+    "new_what": "card, hidden, token, copy or commander",
     "zone": f"a zone ({ZONES})",
     "arrow": '"->"',
     "object_ref": "an object number such as #12",
@@ -98,6 +98,8 @@ DESCRIPTIONS: dict[str, str] = {
     "score": "the games won, lost and drawn, such as 2-1 or 1-1-1",
     "sideboard_way": "in or out",
     "k_drawn": "drawn",
+    "variant_name": "a variant: commander",
+    "cast_tax": '"tax" and the commander tax, such as tax 2',
     "sideboard_detail": 'in or out and a card name, or "deck" and a number',
 }
 

@@ -150,6 +150,7 @@ _WORD_TOKENS = frozenset(
         "counter_kind",
         "die",
         "sideboard_way",
+        "variant_name",
     }
 )
 _LEAF_KINDS = {
@@ -220,6 +221,9 @@ _PART_RULES = frozenset(
         "sideboard_count",
         "match_winner",
         "score",
+        "cast_tax",
+        "variant_name",
+        "k_commander",
     }
 )
 
@@ -469,7 +473,9 @@ def _form(*phrases: str) -> Callable[[_Build], _Build]:
 @_form("new_phrase")
 def _new(b: _Builder) -> t.Statement:
     what = next(
-        b.word(n) for key in ("k_card", "k_hidden", "k_token", "k_copy") for n in b.all(key)
+        b.word(n)
+        for key in ("k_card", "k_hidden", "k_token", "k_copy", "k_commander")
+        for n in b.all(key)
     )
     return t.New(
         **b.object_common(),
@@ -508,6 +514,7 @@ def _cast(b: _Builder) -> t.Statement:
         caster=b.optional("caster", b.player),
         source=b.optional("cast_from", b.place),
         modes=tuple(b.word(n) for n in b.all("cast_mode")),
+        tax=b.integer(b.find(b.one("cast_tax"), "number")) if b.one("cast_tax") else None,
     )
 
 
@@ -709,6 +716,11 @@ def _title(b: _Builder) -> t.Statement:
 @_form("rules_header")
 def _rules(b: _Builder) -> t.Statement:
     return t.Header(**b.common(), value=b.word(b.one("date")))
+
+
+@_form("variant_header")
+def _variant(b: _Builder) -> t.Statement:
+    return t.Header(**b.common(), value=b.word(b.one("variant_name")))
 
 
 @_form("perspective_header")

@@ -173,7 +173,7 @@ class PlayerStatement(Statement):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class New(ObjectStatement):
-    what: Word  # card, hidden, token, copy
+    what: Word  # card, hidden, token, copy, commander
     card: Text | None = None
     original: ObjectRef | None = None
     place: Place
@@ -202,6 +202,7 @@ class Cast(ObjectStatement):
     caster: PlayerRef | None = None
     source: Place | None = None
     modes: tuple[Word, ...] = ()
+    tax: Number | None = None  # the commander tax added to the cost (decision 0031)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -351,7 +352,7 @@ class SnapshotPlayer(PlayerStatement):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Header(Statement):
-    """`mtgr`, `title`, `rules`, `perspective`: one value each."""
+    """`mtgr`, `title`, `rules`, `variant`, `perspective`: one value each."""
 
     value: Word | Text | PlayerRef | None = None
 
