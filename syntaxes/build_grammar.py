@@ -216,8 +216,9 @@ STRUCTURE = [
     "keyframe",
     "end",
     "match",
+    "variant",
 ]
-OBJECT_KINDS = ["card", "hidden", "token", "copy"]  # after `new`: storage.type.object
+OBJECT_KINDS = ["card", "hidden", "token", "copy", "commander"]  # after `new`: storage.type.object
 MODIFIERS = ["tapped", "untapped"]  # storage.modifier.<word>
 KEYWORDS = [
     "of",
@@ -232,6 +233,7 @@ KEYWORDS = [
     "counters",
     "library",
     "drawn",
+    "tax",
 ]
 CONSTANTS = ["sba", "all"]  # constant.language.<word>
 
@@ -423,8 +425,12 @@ def build(peg_text: str) -> Json:
                 END,
             ),
             match(START, keyword("life"), WS, number(), END),
+            match(START, keyword("tax"), WS, number(), END),  # a commander's tax (0031)
             match(START, verb(OBJECT_VERBS), END),
-            *(match(START, keyword(w), END) for w in ("of", "as", "from", "on", "until", "life")),
+            *(
+                match(START, keyword(w), END)
+                for w in ("of", "as", "from", "on", "until", "life", "tax")
+            ),
             *(match(START, tok(f"storage.modifier.{w}{S}", w), END) for w in MODIFIERS),
             {"include": "#cause"},
             {"include": "#replacement"},
@@ -443,7 +449,7 @@ def build(peg_text: str) -> Json:
         verb(["new"]),
         END,
         f"(?:{WS}(?:",
-        word(f"storage.type.object{S}", ["card", "token"]),
+        word(f"storage.type.object{S}", ["card", "token", "commander"]),
         f"{END}(?:{WS}",
         card(),
         f"{END})?|",
@@ -534,6 +540,7 @@ def build(peg_text: str) -> Json:
             structure_line("mtgr", (tok(f"constant.numeric.version{S}", tokens["version"]),)),
             structure_line("title", (text(),)),
             structure_line("rules", (tok(f"constant.numeric.date{S}", tokens["date"]),)),
+            structure_line("variant", (word(enum("variant"), peg_words(tokens, "variant_name")),)),
             structure_line("player", (player(),), ("deck",)),
             structure_line(
                 "perspective", ("(?:", player(), "|", tok(f"constant.language.all{S}", "all"), ")")

@@ -120,7 +120,7 @@ def causes(draw: st.DrawFn) -> list[str]:
 def statements(draw: st.DrawFn) -> list[str]:
     subject = _obj(draw(NUM))
     player = _q(draw(PLAYERS))
-    form = draw(st.integers(min_value=0, max_value=20))
+    form = draw(st.integers(min_value=0, max_value=22))
     if form == 0:
         return [subject, "new", "card", _q(draw(NAMES)), *draw(places()), *draw(causes())]
     if form == 1:
@@ -174,6 +174,10 @@ def statements(draw: st.DrawFn) -> list[str]:
         return [player, "sideboard", *way]
     if form == 18:
         return ["game", "drawn", *draw(causes())]
+    if form == 20:  # decision 0031: commanders and their tax
+        return [subject, "new", "commander", _q(draw(NAMES)), "command", player]
+    if form == 21:
+        return [subject, "cast", "from", "command", "tax", draw(NUM), *draw(causes())]
     if form == 19:
         score = "-".join(draw(st.lists(NUM, min_size=2, max_size=3)))
         return ["match", draw(st.sampled_from([player, "drawn"])), score]

@@ -112,6 +112,10 @@ SNIPPETS = [
     '"Bob" concede\n',
     '"Alice" sideboard in "Duress"\n',
     'match "Bob" 2-1\n',
+    "variant commander\n",
+    '#8 new commander "Tymna the Weaver" command "Alice"\n',
+    "#8 cast from command tax 2\n",
+    '#13 damage 21 -> "Bob"\n',
 ]
 
 

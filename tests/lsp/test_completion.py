@@ -213,3 +213,19 @@ async def test_sideboard_offers_in_out_deck_then_card_names(client: LanguageClie
     assert ways == ["in", "out", "deck"]
     names = labels(await complete_at(client, len(LINES), '"Alice" sideboard in 2 "'))
     assert '"Dandân"' in names
+
+
+async def test_commander_words_and_the_tax_due(client: LanguageClient) -> None:
+    assert labels(await complete_at(client, 0, "variant ")) == ["commander"]
+    assert "commander" in labels(await complete_at(client, len(LINES), "#90 new "))
+    cast_once = (
+        '#90 new commander "Tymna the Weaver" command "Alice"',
+        "#90 cast from command",
+        "#90 resolve -> battlefield",
+        "#90 move battlefield -> graveyard as destroy by #1",
+        "#90 move graveyard -> command by sba",
+    )
+    offered = labels(await complete_at(client, len(LINES), "#90 cast ", before=cast_once))
+    assert offered[0] == "tax 2"
+    first = labels(await complete_at(client, len(LINES), "#90 cast ", before=cast_once[:1]))
+    assert not any(label.startswith("tax") for label in first)

@@ -32,6 +32,8 @@ phase main
 game drawn
 game 2
 "Alice" sideboard in 2 "Duress"
+#90 new commander "Tymna the Weaver" command "Alice"
+#90 cast from command tax 2
 """
 )
 LINES = GAME.splitlines()
@@ -218,3 +220,12 @@ async def test_match_words_show_decision_0030_and_the_cr(client: LanguageClient)
     text = await hover(client, sideboard_line, "sideboard")
     assert "0030" in text and "item 3" in text
     assert "K copies" in await hover(client, sideboard_line, "in ")
+
+
+async def test_commander_words_show_decision_0031(client: LanguageClient) -> None:
+    line = LINES.index('#90 new commander "Tymna the Weaver" command "Alice"')
+    text = await hover(client, line, "commander")
+    assert "0031" in text and "903.6" in text
+    cast = LINES.index("#90 cast from command tax 2")
+    text = await hover(client, cast, "tax")
+    assert "0031" in text and "additional {2} for each previous time" in text

@@ -31,6 +31,8 @@ game drawn by sba
 match drawn 0-0-1
 game 2
 "Alice" sideboard out 2 "Dandân"
+#90 new commander "Tymna the Weaver" command "Alice"
+#90 cast from command tax 2
 """
 )
 LINES = GAME.splitlines()
@@ -157,6 +159,12 @@ async def test_match_words(client: LanguageClient) -> None:
     assert find(tokens, sideboard, "sideboard")[0] == "function"
     assert find(tokens, sideboard, "out")[0] == "keyword"
     assert find(tokens, sideboard, '"Dandân"')[0] == "string"
+    commander = LINES.index('#90 new commander "Tymna the Weaver" command "Alice"')
+    assert find(tokens, commander, "commander")[0] == "keyword"
+    assert find(tokens, commander, "command")[0] == "enumMember"
+    cast = LINES.index("#90 cast from command tax 2")
+    assert find(tokens, cast, "tax")[0] == "keyword"
+    assert find(tokens, cast, "2")[0] == "number"
 
 
 async def test_a_line_being_typed_is_coloured_too(client: LanguageClient) -> None:

@@ -97,6 +97,9 @@ PIECES = [
     "match",
     "drawn",
     "2-1-0",
+    "variant commander",
+    "commander",
+    "tax 2",
 ]
 
 # ---- strategies -------------------------------------------------------------------------

@@ -60,12 +60,12 @@ PLAYER_VERBS = (
     "sideboard",
 )
 KINDS = ("discard", "sacrifice", "destroy", "mill")
-NEW_WHAT = ("card", "hidden", "token", "copy")
+NEW_WHAT = ("card", "hidden", "token", "copy", "commander")
 CAST_MODES = ("dash", "flashback", "kicker", "evoke", "escape", "adventure", "foretell")
 DURATIONS = ("end-of-turn", "end-of-combat", "next-turn", "leaves")
-HEADER_KEYWORDS = ("mtgr", "title", "rules", "player", "perspective", "start")
+HEADER_KEYWORDS = ("mtgr", "title", "rules", "variant", "player", "perspective", "start")
 STRUCTURE_KEYWORDS = ("turn", "phase", "step", "keyframe", "end", "incomplete", "game", "match")
-_CARD_NAME_AFTER = frozenset({"card", "token", "identify"})
+_CARD_NAME_AFTER = frozenset({"card", "token", "identify", "commander"})
 
 
 @dataclass
@@ -281,6 +281,8 @@ def _after_keyword(out: Offers, state: GameState, keyword: str, rest: list[str])
         if state.stage is not Stage.OVER:
             out.keywords(["drawn"], "the game ended in a draw")
         out.add(str(state.game + 1), types.CompletionItemKind.Value, "next game")
+    elif keyword == "variant" and not rest:
+        out.keywords(["commander"], "the Commander variant")
     elif keyword == "match" and not rest:
         out.players(state.player_names(), "won the match")
         out.keywords(["drawn"], "a drawn match")
@@ -395,6 +397,10 @@ def _after_object(
     elif verb == "damage" and len(rest) == 2:
         out.keywords(["->"])
     elif verb == "cast":
+        if obj is not None and obj.number in state.commanders and obj.zone == "command":
+            earlier = state.commander_cast_count(obj.number, obj.owner)
+            if earlier and "tax" not in rest:
+                out.add(f"tax {2 * earlier}", types.CompletionItemKind.Keyword, "commander tax")
         out.keywords(("from", *CAST_MODES, "by"))
     elif verb in ("resolve", "fizzle") and len(rest) == 1:
         out.keywords(["->"])

@@ -214,7 +214,7 @@ def form_keys(statement: t.Statement | None, token: t.Token, word: str) -> list[
         if statement.name is not None and statement.name.span == token.span:
             return ["identify_name"]
         return []
-    if isinstance(statement, t.New) and word in ("card", "hidden", "token", "copy"):
+    if isinstance(statement, t.New) and word in ("card", "hidden", "token", "copy", "commander"):
         return [f"new_{word}", "new_phrase"]
     keys = [word]
     if isinstance(statement, t.SnapshotObject) and token.kind is t.TokenKind.ZONE:
