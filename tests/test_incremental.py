@@ -116,6 +116,8 @@ SNIPPETS = [
     '#8 new commander "Tymna the Weaver" command "Alice"\n',
     "#8 cast from command tax 2\n",
     '#13 damage 21 -> "Bob"\n',
+    'player "Carol"\n',
+    '"Carol" concede\n',
 ]
 
 

@@ -472,6 +472,8 @@ def _(statement: t.PlayerAction, state: GameState, line: LineId) -> GameState:
         return _to_pregame(state).with_player(replace(player, kept=True, kept_line=line))
     if verb in ("concede", "lose"):
         state = state.with_player(replace(player, lost=True))
+        if not player.lost and len(state.alive()) > 1:
+            state = _leave_game(state, player.name, line)
     elif verb == "win":
         for other in state.players:
             if other.name != player.name:
@@ -481,6 +483,27 @@ def _(statement: t.PlayerAction, state: GameState, line: LineId) -> GameState:
         result = alive[0] if alive else ""  # all players lost at once: a draw (CR 104.4a)
         state = replace(state, stage=Stage.OVER, ended_line=line, result=result)
     return state
+
+
+def _leave_game(state: GameState, name: str, line: LineId) -> GameState:
+    """A player leaves a game that goes on (CR 800.4a): what they own leaves with them,
+    their spells and abilities cease to exist, control they took of others' objects ends."""
+    objects = dict(state.objects)
+    for number, obj in state.objects.items():
+        if obj.zone == GONE:
+            continue
+        if obj.owner == name or (obj.zone == "stack" and obj.controller == name):
+            objects[number] = replace(
+                obj,
+                zone=GONE,
+                controller=None,
+                last_moved=line,
+                gone_by=f"taken out of the game as {name} left it (CR 800.4a)",
+            )
+        elif obj.controller == name and obj.zone == "battlefield":
+            objects[number] = replace(obj, controller=obj.owner)
+    stack = tuple(n for n in state.stack if objects[n].zone == "stack")
+    return replace(state, objects=objects, stack=stack)
 
 
 @_apply.register
