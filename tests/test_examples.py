@@ -9,7 +9,16 @@ import pytest
 from mtgr.check import check_text
 from mtgr.syntax.markdown import mtgr_blocks
 from mtgr.syntax.parser import parse_line
-from mtgr.syntax.tree import GameStart, MatchResult, Roll, Sideboard
+from mtgr.syntax.tree import (
+    Cast,
+    Damage,
+    GameStart,
+    MatchResult,
+    PlayerDeclaration,
+    Roll,
+    Sideboard,
+    Turn,
+)
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 PROMISED = ["opening-hand.md", "mycospawn-turn-5.mtgr", "lasting-effects.mtgr"]
@@ -74,3 +83,16 @@ def test_the_match_example_rolls_once_and_sideboards_between_games() -> None:
         assert isinstance(statements[start + 1], Sideboard)
     assert isinstance(statements[-1], MatchResult)
     assert 'start "Alice" by "Alice"' in lines and 'start "Bob" by "Bob"' in lines
+
+
+def test_the_commander_example_eliminates_a_player_by_commander_damage() -> None:
+    """Decisions 0031 and 0032: four players, at least eight turns, a commander-damage loss
+    after which the game goes on without that player."""
+    lines = (EXAMPLES / "commander-four-players.mtgr").read_text(encoding="utf-8").splitlines()
+    statements = [s for s in (parse_line(line).statement for line in lines) if s is not None]
+    assert sum(isinstance(s, PlayerDeclaration) for s in statements) == 4
+    assert sum(isinstance(s, Turn) for s in statements) >= 8
+    loss = next(i for i, s in enumerate(statements) if s.verb.value == "lose")
+    assert any(isinstance(s, Damage) for s in statements[loss - 3 : loss])
+    assert any(isinstance(s, Turn) for s in statements[loss:])
+    assert any(isinstance(s, Cast) and s.tax is not None for s in statements)
