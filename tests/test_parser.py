@@ -67,6 +67,14 @@ FORMS: dict[str, tuple[str, type]] = {
     "game_drawn_statement": ("game drawn by sba", t.GameDrawn),
     "match_statement": ('match "Alice" 2-1', t.MatchResult),
     "variant_header": ("variant commander", t.Header),
+    "judge_call_statement": ('judge call "Bob"', t.JudgeEvent),
+    "judge_penalty_statement": (
+        'judge penalty "Alice" warning "Game Rule Violation" allow D804',
+        t.JudgeEvent,
+    ),
+    "judge_missed_statement": ("judge missed-trigger #12 added", t.JudgeEvent),
+    "judge_time_statement": ("judge time turns 5", t.JudgeEvent),
+    "judge_backup_statement": ("judge backup", t.JudgeEvent),
 }
 
 
@@ -170,6 +178,21 @@ def test_commander_forms_carry_their_parts() -> None:
     assert (cast.tax.value, text(line, cast.tax.span)) == (4, "4")
 
 
+def test_judge_events_carry_their_parts() -> None:
+    line = 'judge penalty "Alice" game-loss "Deck Problem" allow D804 K302'
+    judge = parse_line(line).statement
+    assert isinstance(judge, t.JudgeEvent) and judge.event.value == "penalty"
+    assert judge.player is not None and judge.player.name == "Alice"
+    assert judge.penalty is not None and judge.penalty.value == "game-loss"
+    assert judge.infraction is not None and judge.infraction.value == "Deck Problem"
+    assert [text(line, code.span) for code in judge.allow] == ["D804", "K302"]
+    missed = parse_line("judge missed-trigger #7 skipped").statement
+    assert isinstance(missed, t.JudgeEvent) and missed.objects[0].number == 7
+    assert missed.remedy is not None and missed.remedy.value == "skipped"
+    time = parse_line("judge time turns 5").statement
+    assert isinstance(time, t.JudgeEvent) and time.turns is not None and time.turns.value == 5
+
+
 def test_match_statements_carry_their_parts() -> None:
     line = '"Alice" sideboard out 3 "Lightning Bolt"'
     sideboard = parse_line(line).statement
@@ -214,6 +237,10 @@ def test_match_statements_carry_their_parts() -> None:
         'match "Alice" 2-1-1-1',
         '"Alice" sideboard in 2',
         "game drawn 3",
+        "judge penalty warning",
+        'judge penalty "Alice" caution "x"',
+        "judge missed-trigger #1",
+        "judge backup allow",
     ],
 )
 def test_lines_outside_the_spec_do_not_parse(line: str) -> None:

@@ -47,12 +47,21 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
 def is_event_after_end(state: GameState, statement: t.Statement) -> bool:
     """A line recording something that happens, in a game that is over (CR 104.1).
 
-    Not events: `game N`, headers, markers, keyframe entries, the match result and
-    sideboarding (which P509 places after the next `game N` line). A `win` of the player left
+    Not events: `game N`, headers, markers, keyframe entries, the match result,
+    sideboarding (which P509 places after the next `game N` line) and a judge's lines,
+    which are tournament events (decision 0033). A `win` of the player left
     is one: that player won without a line of their own (decision 0003 item 11)."""
     if state.stage is not Stage.OVER:
         return False
-    quiet = (t.GameStart, t.Header, t.PlayerDeclaration, t.Marker, t.MatchResult, t.Sideboard)
+    quiet = (
+        t.GameStart,
+        t.Header,
+        t.PlayerDeclaration,
+        t.Marker,
+        t.MatchResult,
+        t.Sideboard,
+        t.JudgeEvent,
+    )
     return not isinstance(statement, (*quiet, t.SnapshotObject, t.SnapshotPlayer))
 
 
@@ -478,10 +487,35 @@ def _(statement: t.PlayerAction, state: GameState, line: LineId) -> GameState:
         for other in state.players:
             if other.name != player.name:
                 state = state.with_player(replace(other, lost=True))
+    return _maybe_over(state, line)
+
+
+def _maybe_over(state: GameState, line: LineId) -> GameState:
+    """The game ends when at most one player is left in it (CR 104.2a)."""
     alive = state.alive()
     if len(alive) <= 1:
         result = alive[0] if alive else ""  # all players lost at once: a draw (CR 104.4a)
         state = replace(state, stage=Stage.OVER, ended_line=line, result=result)
+    return state
+
+
+@_apply.register
+def _(statement: t.JudgeEvent, state: GameState, line: LineId) -> GameState:
+    """A judge's line changes the game only by a game or match loss, time being called, or
+    a backup (decision 0033)."""
+    event = statement.event.value
+    if event == "penalty" and statement.penalty is not None and statement.player is not None:
+        player = state.player(statement.player.name)
+        if statement.penalty.value == "warning" or player is None or player.lost:
+            return state
+        state = state.with_player(replace(player, lost=True))
+        if len(state.alive()) > 1:
+            state = _leave_game(state, player.name, line)
+        return _maybe_over(state, line)
+    if event == "time" and statement.turns is not None:
+        return replace(state, time_called=(state.turn.number, statement.turns.value, line))
+    if event == "backup":
+        return _begin_gap(state, line)
     return state
 
 
@@ -961,15 +995,7 @@ def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
 def _(statement: t.Marker, state: GameState, line: LineId) -> GameState:
     verb = statement.verb.value
     if verb == "incomplete":
-        return replace(
-            state,
-            stage=Stage.GAP,
-            gap_line=line,
-            pending_damage=(),
-            searching=None,
-            incomplete_since_turn=True,
-            incomplete_since_step=True,
-        )
+        return _begin_gap(state, line)
     if verb == "keyframe":
         if state.in_keyframe is not None:
             return state  # a keyframe inside a keyframe (F902): the open one goes on
@@ -981,6 +1007,19 @@ def _(statement: t.Marker, state: GameState, line: LineId) -> GameState:
     if state.stage is Stage.GAP:
         state = _settle_gap(state, line)
     return replace(state, in_keyframe=None)
+
+
+def _begin_gap(state: GameState, line: LineId) -> GameState:
+    """Lines are missing from here (`incomplete`, or a judge's backup) until a keyframe."""
+    return replace(
+        state,
+        stage=Stage.GAP,
+        gap_line=line,
+        pending_damage=(),
+        searching=None,
+        incomplete_since_turn=True,
+        incomplete_since_step=True,
+    )
 
 
 def _settle_gap(state: GameState, line: LineId) -> GameState:

@@ -229,6 +229,9 @@ class GameState:
     # players dealt 21 or more combat damage by one commander, who must lose next (704.6c):
     # (player, commander, damage line, its columns)
     commander_losses: tuple[tuple[str, int, LineId, Span | None], ...] = ()
+    # time called for the round (decision 0033): (the turn it was called in, turns after it,
+    # the judge line)
+    time_called: tuple[int, int, LineId] | None = None
 
     # -- lookups
     def player(self, name: str) -> PlayerState | None:

@@ -25,7 +25,7 @@ PLAYER_VERBS = (
 )
 KEYWORDS = (
     "mtgr, title, rules, player, perspective, start, game, turn, phase, step, incomplete, "
-    "keyframe, end, match, variant"
+    "keyframe, end, match, variant, judge"
 )
 
 # Rule name -> what a reader is told was expected. Rules left out are too small to name.
@@ -99,6 +99,19 @@ DESCRIPTIONS: dict[str, str] = {
     "sideboard_way": "in or out",
     "k_drawn": "drawn",
     "variant_name": "a variant: commander",
+    "penalty": "a penalty: warning, game-loss or match-loss",
+    "infraction": 'the infraction\'s name in double quotes such as "Game Rule Violation"',
+    "remedy": "how it was handled: added or skipped",
+    "trigger_source": "the object #N whose trigger was missed",
+    "judged_player": 'a player\'s name in double quotes such as "Alice"',
+    "judge_allow": '"allow" and the codes the ruling silences, such as allow D804',
+    "diagnostic_code": "a diagnostic code such as D804",
+    "extra_turns": '"turns" and a number',
+    "k_call": "call",
+    "k_penalty": "penalty",
+    "k_missed_trigger": "missed-trigger",
+    "k_time": "time",
+    "k_backup": "backup",
     "cast_tax": '"tax" and the commander tax, such as tax 2',
     "sideboard_detail": 'in or out and a card name, or "deck" and a number',
 }

@@ -137,6 +137,7 @@ _PLAYER_QUOTES = frozenset(
         "recipient",
         "agent",
         "match_winner",
+        "judged_player",
     }
 )
 _WORD_TOKENS = frozenset(
@@ -151,6 +152,8 @@ _WORD_TOKENS = frozenset(
         "die",
         "sideboard_way",
         "variant_name",
+        "penalty",
+        "remedy",
     }
 )
 _LEAF_KINDS = {
@@ -163,6 +166,7 @@ _LEAF_KINDS = {
     "arrow": t.TokenKind.OPERATOR,
     "mana": t.TokenKind.MANA,
     "score": t.TokenKind.NUMBER,
+    "diagnostic_code": t.TokenKind.KEYWORD,
 }
 # Rules whose nodes become statement parts; the walk does not descend below them.
 _PART_RULES = frozenset(
@@ -224,6 +228,18 @@ _PART_RULES = frozenset(
         "cast_tax",
         "variant_name",
         "k_commander",
+        "judged_player",
+        "penalty",
+        "infraction",
+        "trigger_source",
+        "remedy",
+        "extra_turns",
+        "diagnostic_code",
+        "k_call",
+        "k_penalty",
+        "k_missed_trigger",
+        "k_time",
+        "k_backup",
     }
 )
 
@@ -762,6 +778,33 @@ def _match(b: _Builder) -> t.Statement:
         **b.common(),
         winner=b.player(winner) if b.find(winner, "quoted") is not None else None,
         score=b.word(b.one("score")),
+    )
+
+
+@_form(
+    "judge_call_statement",
+    "judge_penalty_statement",
+    "judge_missed_statement",
+    "judge_time_statement",
+    "judge_backup_statement",
+)
+def _judge(b: _Builder) -> t.Statement:
+    event = next(
+        b.word(node)
+        for key in ("k_call", "k_penalty", "k_missed_trigger", "k_time", "k_backup")
+        for node in b.all(key)
+    )
+    turns = b.one("extra_turns")
+    return t.JudgeEvent(
+        **b.common(),
+        event=event,
+        player=b.optional("judged_player", b.player),
+        penalty=b.optional("penalty", b.word),
+        infraction=b.optional("infraction", b.text),
+        trigger_source=b.optional("trigger_source", b.object_ref),
+        remedy=b.optional("remedy", b.word),
+        turns=b.integer(b.find(turns, "number")) if turns is not None else None,
+        allow=tuple(b.word(node) for node in b.all("diagnostic_code")),
     )
 
 

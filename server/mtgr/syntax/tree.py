@@ -405,6 +405,20 @@ class MatchResult(Statement):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class JudgeEvent(Statement):
+    """A tournament event a judge records (decision 0033): not an event of the game."""
+
+    event: Word  # call, penalty, missed-trigger, time, backup
+    player: PlayerRef | None = None
+    penalty: Word | None = None  # warning, game-loss, match-loss
+    infraction: Text | None = None
+    trigger_source: ObjectRef | None = None
+    remedy: Word | None = None  # added, skipped
+    turns: Number | None = None  # the turns played after time is called
+    allow: tuple[Word, ...] = ()  # codes the ruling silences on the lines it covers
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Marker(Statement):
     """`incomplete`, `keyframe`, `end`."""
 

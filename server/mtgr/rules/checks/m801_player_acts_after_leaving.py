@@ -3,8 +3,8 @@
 ## What it flags
 A line of a game that goes on after a player conceded or lost, in which that player draws,
 gains or loses life, chooses or pays (`by "P"`), casts, takes a turn, or is attacked,
-targeted or dealt damage. Keyframe entries, the match result and the next game are not
-flagged. Objects the player owned are gone with them: lines about those are O204's.
+targeted or dealt damage. Keyframe entries, the match result, the next game and a
+judge's lines are not flagged. Objects the player owned are gone with them: lines about those are O204's.
 
 ## Why
 In a multiplayer game the game goes on after a player leaves it (CR 800.4), but that
@@ -57,6 +57,7 @@ _NOT_IN_THE_GAME = (
     t.MatchResult,
     t.GameStart,
     t.Marker,
+    t.JudgeEvent,
 )
 
 
