@@ -217,6 +217,7 @@ STRUCTURE = [
     "end",
     "match",
     "variant",
+    "judge",
 ]
 OBJECT_KINDS = ["card", "hidden", "token", "copy", "commander"]  # after `new`: storage.type.object
 MODIFIERS = ["tapped", "untapped"]  # storage.modifier.<word>
@@ -234,6 +235,13 @@ KEYWORDS = [
     "library",
     "drawn",
     "tax",
+    "call",
+    "penalty",
+    "missed-trigger",
+    "time",
+    "turns",
+    "backup",
+    "allow",
 ]
 CONSTANTS = ["sba", "all"]  # constant.language.<word>
 
@@ -542,6 +550,17 @@ def build(peg_text: str) -> Json:
             structure_line("rules", (tok(f"constant.numeric.date{S}", tokens["date"]),)),
             structure_line("variant", (word(enum("variant"), peg_words(tokens, "variant_name")),)),
             structure_line("player", (player(),), ("deck",)),
+            # a judge's lines (decision 0033): tournament events, not the game's
+            structure_line(
+                "judge",
+                (
+                    word(
+                        f"keyword.other.judge{S}",
+                        ["call", "penalty", "missed-trigger", "time", "backup"],
+                    ),
+                ),
+                ("judge-parts", "cause"),
+            ),
             structure_line(
                 "perspective", ("(?:", player(), "|", tok(f"constant.language.all{S}", "all"), ")")
             ),
@@ -567,6 +586,31 @@ def build(peg_text: str) -> Json:
             structure_line("incomplete"),
             structure_line("keyframe"),
             structure_line("end"),
+        ]
+    }
+    repo["judge-parts"] = {
+        "patterns": [
+            match(START, word(enum("penalty"), peg_words(tokens, "penalty")), END),
+            match(START, word(enum("remedy"), peg_words(tokens, "remedy")), END),
+            match(START, keyword("turns"), WS, number(), END),
+            match(
+                START,
+                keyword("allow"),
+                END,
+                cap(
+                    "",
+                    f"(?:{WS}{tokens['diagnostic_code']}{END})*",
+                    patterns=("diagnostic-code",),
+                ),
+            ),
+            *(match(START, keyword(w), END) for w in ("turns", "allow")),
+            match(
+                START, tok(f"constant.language.diagnostic-code{S}", tokens["diagnostic_code"]), END
+            ),
+            {"include": "#object"},
+            {"include": "#player"},
+            {"include": "#text"},
+            {"include": "#number"},
         ]
     }
     repo["deck"] = match(START, keyword("deck"), END, f"(?:{WS}", number(), f"{END})?")

@@ -118,6 +118,10 @@ SNIPPETS = [
     '#13 damage 21 -> "Bob"\n',
     'player "Carol"\n',
     '"Carol" concede\n',
+    'judge penalty "Bob" game-loss "Deck Problem"\n',
+    "judge time turns 1\n",
+    "judge backup\n",
+    "judge call allow D804\n",
 ]
 
 

@@ -229,3 +229,19 @@ async def test_commander_words_and_the_tax_due(client: LanguageClient) -> None:
     assert offered[0] == "tax 2"
     first = labels(await complete_at(client, len(LINES), "#90 cast ", before=cast_once[:1]))
     assert not any(label.startswith("tax") for label in first)
+
+
+async def test_judge_lines_offer_their_events_penalties_and_remedies(
+    client: LanguageClient,
+) -> None:
+    assert "judge" in labels(await complete_at(client, len(LINES), ""))
+    events = labels(await complete_at(client, len(LINES), "judge "))
+    assert events == ["call", "penalty", "missed-trigger", "time", "backup"]
+    assert labels(await complete_at(client, len(LINES), 'judge penalty "Bob" ')) == [
+        "warning",
+        "game-loss",
+        "match-loss",
+    ]
+    remedies = labels(await complete_at(client, len(LINES), "judge missed-trigger #1 "))
+    assert remedies == ["added", "skipped"]
+    assert "#1" in labels(await complete_at(client, AFTER_CAST, "judge missed-trigger "))

@@ -34,6 +34,7 @@ game 2
 "Alice" sideboard in 2 "Duress"
 #90 new commander "Tymna the Weaver" command "Alice"
 #90 cast from command tax 2
+judge penalty "Bob" warning "Game Rule Violation" allow D804
 """
 )
 LINES = GAME.splitlines()
@@ -229,3 +230,11 @@ async def test_commander_words_show_decision_0031(client: LanguageClient) -> Non
     cast = LINES.index("#90 cast from command tax 2")
     text = await hover(client, cast, "tax")
     assert "0031" in text and "additional {2} for each previous time" in text
+
+
+async def test_judge_lines_show_decision_0033(client: LanguageClient) -> None:
+    line = LINES.index('judge penalty "Bob" warning "Game Rule Violation" allow D804')
+    text = await hover(client, line, "judge")
+    assert "0033" in text and "item 3" in text
+    assert "0033" in await hover(client, line, "penalty")
+    assert "silenced" in await hover(client, line, "allow")

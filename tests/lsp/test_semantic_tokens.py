@@ -33,6 +33,7 @@ game 2
 "Alice" sideboard out 2 "Dandân"
 #90 new commander "Tymna the Weaver" command "Alice"
 #90 cast from command tax 2
+judge missed-trigger #10 added allow K302
 """
 )
 LINES = GAME.splitlines()
@@ -165,6 +166,11 @@ async def test_match_words(client: LanguageClient) -> None:
     cast = LINES.index("#90 cast from command tax 2")
     assert find(tokens, cast, "tax")[0] == "keyword"
     assert find(tokens, cast, "2")[0] == "number"
+    judge = LINES.index("judge missed-trigger #10 added allow K302")
+    assert find(tokens, judge, "judge")[0] == "function"
+    assert find(tokens, judge, "missed-trigger")[0] == "keyword"
+    assert find(tokens, judge, "#10")[0] == "variable"
+    assert find(tokens, judge, "K302")[0] == "keyword"
 
 
 async def test_a_line_being_typed_is_coloured_too(client: LanguageClient) -> None:

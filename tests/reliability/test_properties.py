@@ -100,6 +100,9 @@ PIECES = [
     "variant commander",
     "commander",
     "tax 2",
+    "judge",
+    "missed-trigger",
+    "allow D804",
 ]
 
 # ---- strategies -------------------------------------------------------------------------

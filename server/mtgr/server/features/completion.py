@@ -64,7 +64,19 @@ NEW_WHAT = ("card", "hidden", "token", "copy", "commander")
 CAST_MODES = ("dash", "flashback", "kicker", "evoke", "escape", "adventure", "foretell")
 DURATIONS = ("end-of-turn", "end-of-combat", "next-turn", "leaves")
 HEADER_KEYWORDS = ("mtgr", "title", "rules", "variant", "player", "perspective", "start")
-STRUCTURE_KEYWORDS = ("turn", "phase", "step", "keyframe", "end", "incomplete", "game", "match")
+STRUCTURE_KEYWORDS = (
+    "turn",
+    "phase",
+    "step",
+    "keyframe",
+    "end",
+    "incomplete",
+    "game",
+    "match",
+    "judge",
+)
+JUDGE_EVENTS = ("call", "penalty", "missed-trigger", "time", "backup")
+PENALTIES = ("warning", "game-loss", "match-loss")
 _CARD_NAME_AFTER = frozenset({"card", "token", "identify", "commander"})
 
 
@@ -281,6 +293,8 @@ def _after_keyword(out: Offers, state: GameState, keyword: str, rest: list[str])
         if state.stage is not Stage.OVER:
             out.keywords(["drawn"], "the game ended in a draw")
         out.add(str(state.game + 1), types.CompletionItemKind.Value, "next game")
+    elif keyword == "judge":
+        _after_judge(out, state, rest)
     elif keyword == "variant" and not rest:
         out.keywords(["commander"], "the Commander variant")
     elif keyword == "match" and not rest:
@@ -292,6 +306,26 @@ def _after_keyword(out: Offers, state: GameState, keyword: str, rest: list[str])
         _causes(out, state, None)
     elif keyword in ("step", "phase", "turn") and rest:
         out.keywords(["by"])
+
+
+def _after_judge(out: Offers, state: GameState, rest: list[str]) -> None:
+    """`judge EVENT ...`: a judge's lines (decision 0033)."""
+    if not rest:
+        out.keywords(JUDGE_EVENTS, "a judge's record")
+        return
+    event, parts = rest[0], rest[1:]
+    if event in ("call", "penalty") and not parts:
+        out.players(state.player_names())
+    elif event == "penalty" and len(parts) == 1:
+        out.keywords(PENALTIES, "penalty")
+    elif event == "missed-trigger" and not parts:
+        out.objects(state, acting_objects(state), "whose trigger was missed")
+    elif event == "missed-trigger" and len(parts) == 1:
+        out.keywords(("added", "skipped"), "how it was handled")
+    elif event == "time" and not parts:
+        out.keywords(["turns"])
+    else:
+        out.keywords(["allow"], "the ruling lets an illegal play stand")
 
 
 def _after_player(
