@@ -13,6 +13,7 @@ from mtgr.syntax.tree import (
     Cast,
     Damage,
     GameStart,
+    JudgeEvent,
     MatchResult,
     PlayerDeclaration,
     Roll,
@@ -96,3 +97,18 @@ def test_the_commander_example_eliminates_a_player_by_commander_damage() -> None
     assert any(isinstance(s, Damage) for s in statements[loss - 3 : loss])
     assert any(isinstance(s, Turn) for s in statements[loss:])
     assert any(isinstance(s, Cast) and s.tax is not None for s in statements)
+
+
+def test_the_judge_example_keeps_an_illegal_play_by_a_ruling() -> None:
+    """Decision 0033: without the ruling's `allow K304`, the second land is reported."""
+    text = (EXAMPLES / "judge-missed-trigger-and-game-loss.mtgr").read_text(encoding="utf-8")
+    statements = [s for s in (parse_line(line).statement for line in text.splitlines()) if s]
+    events = [s.event.value for s in statements if isinstance(s, JudgeEvent)]
+    assert {"missed-trigger", "penalty", "backup"} <= set(events)
+    assert any(
+        isinstance(s, JudgeEvent) and s.penalty and s.penalty.value == "game-loss"
+        for s in statements
+    )
+    assert check_text(text) == []
+    unruled = text.replace(" allow K304", "")
+    assert [d.code for d in check_text(unruled)] == ["K304"]
