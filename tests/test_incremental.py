@@ -191,3 +191,18 @@ def test_replace_all_keeps_common_prefix_and_suffix_ids() -> None:
     assert first == GAME.splitlines().index("#8 play")
     after = [line.id for line in document.lines]
     assert after[:first] == before[:first] and after[first + 1 :] == before[first + 1 :]
+
+
+def test_an_edit_to_how_a_game_ended_stops_after_the_next_game() -> None:
+    """Only the next game's chooser depends on how a game ended (decision 0030): the walk
+    converges again by the game after it, however long the rest of the file is."""
+    text = GAME + GAME.split("game 2\n", 1)[1].replace("game 3", "game 4") + "game 5\n" * 40
+    document = Document(text)
+    result = walk(document.lines)
+    line = document.texts.index('"Alice" concede')
+    first = document.edit((line, 1), (line, 2), "X")  # "Xlice" concede: Alice plays on
+    result = rewalk(result, document.lines, first)
+    fresh = walk(document.lines)
+    assert result.findings(document.lines) == fresh.findings(document.lines)
+    game_3 = document.texts.index("game 3")
+    assert result.lines_walked <= game_3 - line + 16

@@ -354,14 +354,10 @@ def _(statement: t.GameStart, state: GameState, line: LineId) -> GameState:
         for p in state.players
         if p.name in state.declared or not state.declared
     )
-    if state.stage is Stage.HEADER:
-        # the record starts with this game: the earlier ones are not known (decision 0030)
-        results: tuple[str | None, ...] = (None,) * max(number - 1, 0)
-        chooser = None
-    else:
-        results = (*state.results, state.result)
-        results += (None,) * max(number - 1 - len(results), 0)  # games the record skips
-        chooser = _next_chooser(state) if number == state.game + 1 else None
+    # who chooses is known only from the game just before (decision 0030): not when the
+    # record starts with this game, nor after games it skips
+    follows = state.stage is not Stage.HEADER and number == state.game + 1
+    chooser = _next_chooser(state) if follows else None
     return replace(
         GameState(),
         stage=Stage.PREGAME,
@@ -373,7 +369,6 @@ def _(statement: t.GameStart, state: GameState, line: LineId) -> GameState:
         highest_number=state.highest_number,
         game_floor=state.highest_number,
         next_chooser=chooser,
-        results=results[: max(number - 1, 0)],
         variant=state.variant,
     )
 

@@ -216,9 +216,10 @@ class GameState:
     declared: tuple[str, ...] = ()  # players declared by `player` lines
     resolving: int | None = None  # the object that resolved last, while its resolution goes on
     hidden_this_step: frozenset[int] = frozenset()  # `new hidden` since the last turn, phase, step
-    # the match (decision 0030): how this game ended, and each earlier game by its number
-    result: str | None = None  # the winner's name, "" for a draw, None while not known
-    results: tuple[str | None, ...] = ()  # games 1 to game - 1: winner, "" drawn, None unknown
+    # how this game ended (decision 0030): the winner's name, "" for a draw, None while not
+    # known. Earlier games' results are not kept: an edit to one game's end would otherwise
+    # make every later state differ, and the walk could not stop re-checking early.
+    result: str | None = None
     # the Commander variant (decision 0031)
     variant: str | None = None  # "commander", or None for a normal game
     commanders: tuple[int, ...] = ()  # the numbers of this game's commanders

@@ -1,29 +1,30 @@
-"""A match result that disagrees with the games recorded.
+"""A match result that cannot be the score of the games recorded.
 
 ## What it flags
-A `match` line whose winner or score does not follow from the games the file records,
-when it records every game from game 1 and how each one ended: the winner must have won
-more games than the other player (a drawn match: as many), and W-L[-D] must count the
-games won, lost and drawn from the winner's side (a drawn game needs the third number).
-A match line written while its last game is still going is flagged too. Nothing is
-checked when a game's end is not recorded or the file starts with a later game.
+A `match` line written while its last game is still going; a score whose games do not add
+up to the number of that last game (`match "Alice" 2-1` after `game 2`); a winner who did
+not win more games than they lost, or a drawn match whose players did not win as many.
 
 ## Why
-A match is won by winning games (CR 100.6a); the games' ends are already in the record,
-each with its own line, so a score that disagrees with them says two different things.
-The match ends with the end of its last game: a player who concedes the match concedes
-the game in progress first (CR 104.3a).
+A match is played game after game until it is decided (CR 100.6a), so the games won, lost
+and drawn add up to the number of the game that ended it, and the winner won more of them.
+The match ends with the end of its last game: a player who concedes the match concedes the
+game in progress first (CR 104.3a). Which player won each earlier game is not compared:
+the checker keeps only the current game, so that an edit re-checks one game and not the
+whole file.
 
 ## Example
 ```mtgr
+game 3
 "Bob" concede
 match "Alice" 2-0
 ```
 
 ## Use instead
 ```mtgr
+game 3
 "Bob" concede
-match "Alice" 1-0
+match "Alice" 2-1
 ```
 
 ## Rules basis
@@ -41,7 +42,7 @@ from mtgr.syntax import tree as t
 
 RULE = define(
     "P510",
-    "Match result disagrees with the games",
+    "Match result that cannot be the games' score",
     severity=Severity.ERROR,
     decisions=("0030.7", "0030.5"),
     cr=("100.6a", "104.3a"),
@@ -61,38 +62,26 @@ def check(ctx: Context, statement: t.Statement) -> None:
             statement.verb.span,
         )
         return
-    if state.stage is Stage.HEADER:
-        return
-    results = (*state.results, state.result)
-    players = state.declared or state.player_names()
-    if None in results or len(players) != 2:
-        return
-    winner = statement.winner.name if statement.winner else players[0]
-    other = players[1] if winner == players[0] else players[0]
-    won, lost = results.count(winner), results.count(other)
-    drawn = results.count("")
     games = statement.games
-    expected = (won, lost, drawn) if drawn or len(games) == 3 else (won, lost)
-    score = "-".join(str(n) for n in expected)
+    won, lost = games[0], games[1]
     if statement.winner is not None and won <= lost:
         ctx.report(
             RULE,
-            f'"{winner}" won {won} of the games recorded and lost {lost}: the match is '
-            + ("drawn" if won == lost else f'won by "{other}"'),
-            statement.winner.span,
-        )
-    elif statement.winner is None and won != lost:
-        leader = winner if won > lost else other
-        ctx.report(
-            RULE,
-            f'the games recorded are not level: "{leader}" won the match',
-            statement.verb.span,
-        )
-    elif games != expected and statement.winner is not None:
-        ctx.report(
-            RULE,
-            f"the games recorded give {score} from {winner}'s side: write `{score}`",
+            f"{statement.winner.name} won {won} games and lost {lost}: the match's winner won "
+            "more games than they lost",
             statement.score.span,
         )
-    elif statement.winner is None and games != expected:
-        ctx.report(RULE, f"the games recorded give {score}: write `{score}`", statement.score.span)
+    elif statement.winner is None and won != lost:
+        ctx.report(
+            RULE,
+            f"a drawn match has as many games won as lost, not {won} and {lost}",
+            statement.score.span,
+        )
+    elif state.stage is not Stage.HEADER and sum(games) != state.game:
+        ctx.report(
+            RULE,
+            f"the match ended with game {state.game}, but the score counts {sum(games)} "
+            f"game{'s' if sum(games) != 1 else ''}; games won, lost and drawn add up to "
+            f"{state.game}",
+            statement.score.span,
+        )
