@@ -199,6 +199,7 @@ PLAYER_VERBS = [
     "lose",
     "win",
     "library",
+    "sideboard",
 ]
 STRUCTURE = [
     "mtgr",
@@ -214,8 +215,11 @@ STRUCTURE = [
     "incomplete",
     "keyframe",
     "end",
+    "match",
+    "variant",
+    "judge",
 ]
-OBJECT_KINDS = ["card", "hidden", "token", "copy"]  # after `new`: storage.type.object
+OBJECT_KINDS = ["card", "hidden", "token", "copy", "commander"]  # after `new`: storage.type.object
 MODIFIERS = ["tapped", "untapped"]  # storage.modifier.<word>
 KEYWORDS = [
     "of",
@@ -229,6 +233,15 @@ KEYWORDS = [
     "life",
     "counters",
     "library",
+    "drawn",
+    "tax",
+    "call",
+    "penalty",
+    "missed-trigger",
+    "time",
+    "turns",
+    "backup",
+    "allow",
 ]
 CONSTANTS = ["sba", "all"]  # constant.language.<word>
 
@@ -420,8 +433,12 @@ def build(peg_text: str) -> Json:
                 END,
             ),
             match(START, keyword("life"), WS, number(), END),
+            match(START, keyword("tax"), WS, number(), END),  # a commander's tax (0031)
             match(START, verb(OBJECT_VERBS), END),
-            *(match(START, keyword(w), END) for w in ("of", "as", "from", "on", "until", "life")),
+            *(
+                match(START, keyword(w), END)
+                for w in ("of", "as", "from", "on", "until", "life", "tax")
+            ),
             *(match(START, tok(f"storage.modifier.{w}{S}", w), END) for w in MODIFIERS),
             {"include": "#cause"},
             {"include": "#replacement"},
@@ -440,7 +457,7 @@ def build(peg_text: str) -> Json:
         verb(["new"]),
         END,
         f"(?:{WS}(?:",
-        word(f"storage.type.object{S}", ["card", "token"]),
+        word(f"storage.type.object{S}", ["card", "token", "commander"]),
         f"{END}(?:{WS}",
         card(),
         f"{END})?|",
@@ -491,6 +508,21 @@ def build(peg_text: str) -> Json:
                 END,
             ),
             match(START, verb(["roll"]), WS, tok(f"support.type.die{S}", tokens["die"]), END),
+            # sideboarding between games (decision 0030): `sideboard in 2 "Name"`
+            match(
+                START,
+                verb(["sideboard"]),
+                WS,
+                word(f"keyword.other.sideboard{S}", peg_words(tokens, "sideboard_way")),
+                END,
+                f"(?:{WS}",
+                number(),
+                f"{END})?",
+                f"(?:{WS}",
+                card(),
+                f"{END})?",
+            ),
+            {"include": "#deck"},
             match(START, verb(PLAYER_VERBS), END),
             {"include": "#cause"},
             {"include": "#replacement"},
@@ -516,18 +548,69 @@ def build(peg_text: str) -> Json:
             structure_line("mtgr", (tok(f"constant.numeric.version{S}", tokens["version"]),)),
             structure_line("title", (text(),)),
             structure_line("rules", (tok(f"constant.numeric.date{S}", tokens["date"]),)),
+            structure_line("variant", (word(enum("variant"), peg_words(tokens, "variant_name")),)),
             structure_line("player", (player(),), ("deck",)),
+            # a judge's lines (decision 0033): tournament events, not the game's
+            structure_line(
+                "judge",
+                (
+                    word(
+                        f"keyword.other.judge{S}",
+                        ["call", "penalty", "missed-trigger", "time", "backup"],
+                    ),
+                ),
+                ("judge-parts", "cause"),
+            ),
             structure_line(
                 "perspective", ("(?:", player(), "|", tok(f"constant.language.all{S}", "all"), ")")
             ),
             structure_line("start", (player(),), ("cause",)),
-            structure_line("game", (number(),)),
+            structure_line("game", ("(?:", number(), "|", keyword("drawn"), ")"), ("cause",)),
+            structure_line(
+                "match",
+                (
+                    "(?:",
+                    player(),
+                    "|",
+                    keyword("drawn"),
+                    ")",
+                    END,
+                    f"(?:{WS}",
+                    tok(f"constant.numeric.score{S}", tokens["score"]),
+                    f"{END})?",
+                ),
+            ),
             structure_line("turn", (number(), f"(?:{WS}", player(), f"{END})?"), ("cause",)),
             structure_line("phase", (phase,), ("cause",)),
             structure_line("step", (step,), ("cause",)),
             structure_line("incomplete"),
             structure_line("keyframe"),
             structure_line("end"),
+        ]
+    }
+    repo["judge-parts"] = {
+        "patterns": [
+            match(START, word(enum("penalty"), peg_words(tokens, "penalty")), END),
+            match(START, word(enum("remedy"), peg_words(tokens, "remedy")), END),
+            match(START, keyword("turns"), WS, number(), END),
+            match(
+                START,
+                keyword("allow"),
+                END,
+                cap(
+                    "",
+                    f"(?:{WS}{tokens['diagnostic_code']}{END})*",
+                    patterns=("diagnostic-code",),
+                ),
+            ),
+            *(match(START, keyword(w), END) for w in ("turns", "allow")),
+            match(
+                START, tok(f"constant.language.diagnostic-code{S}", tokens["diagnostic_code"]), END
+            ),
+            {"include": "#object"},
+            {"include": "#player"},
+            {"include": "#text"},
+            {"include": "#number"},
         ]
     }
     repo["deck"] = match(START, keyword("deck"), END, f"(?:{WS}", number(), f"{END})?")

@@ -64,6 +64,35 @@ step draw
 "Bob" draw #16
 phase main
 #2 "Counterspell" cast
+#2 resolve
+"Alice" concede
+game 2
+"Alice" sideboard in 2 "Duress"
+"Alice" sideboard out 2 "Lava Spike"
+"Bob" sideboard
+start "Alice" by "Alice"
+"Alice" draw #20 "Mountain"
+"Alice" draw #21 "Lightning Bolt"
+"Alice" draw #22 "Goblin Guide"
+"Alice" draw #23 "Mountain"
+"Alice" draw #24 "Lava Spike"
+"Alice" draw #25 "Monastery Swiftspear"
+"Alice" draw #26 "Rift Bolt"
+"Bob" draw #27
+"Bob" draw #28
+"Bob" draw #29
+"Bob" draw #30
+"Bob" draw #31
+"Bob" draw #32
+"Bob" draw #33
+"Alice" keep
+"Bob" keep
+turn 1 "Alice"
+game drawn
+game 3
+start "Bob" by "Alice"
+"Bob" concede
+match drawn 1-1-1
 """
 
 CARDS = open_index(Path(__file__).parent / "cards" / "scryfall-oracle-cards.json")
@@ -88,11 +117,28 @@ SNIPPETS = [
     "#9 play\n",
     '#17 "Lightnig Bolt" cast\n',
     '#10 cast\n#10 resolve -> battlefield\n#10 attack "Bob"\n',
+    "game 2\n",
+    "game drawn\n",
+    '"Bob" concede\n',
+    '"Alice" sideboard in "Duress"\n',
+    'match "Bob" 2-1\n',
+    "variant commander\n",
+    '#8 new commander "Tymna the Weaver" command "Alice"\n',
+    "#8 cast from command tax 2\n",
+    '#13 damage 21 -> "Bob"\n',
+    'player "Carol"\n',
+    '"Carol" concede\n',
+    'judge penalty "Bob" game-loss "Deck Problem"\n',
+    "judge time turns 1\n",
+    "judge backup\n",
+    "judge call allow D804\n",
 ]
 
 
 @st.composite
-def edits(draw: st.DrawFn, document_lines: int = 60) -> list[tuple[int, int, int, int, str]]:
+def edits(
+    draw: st.DrawFn, document_lines: int = len(GAME.splitlines())
+) -> list[tuple[int, int, int, int, str]]:
     count = draw(st.integers(1, 12))
     result = []
     for _ in range(count):
@@ -156,3 +202,18 @@ def test_replace_all_keeps_common_prefix_and_suffix_ids() -> None:
     assert first == GAME.splitlines().index("#8 play")
     after = [line.id for line in document.lines]
     assert after[:first] == before[:first] and after[first + 1 :] == before[first + 1 :]
+
+
+def test_an_edit_to_how_a_game_ended_stops_after_the_next_game() -> None:
+    """Only the next game's chooser depends on how a game ended (decision 0030): the walk
+    converges again by the game after it, however long the rest of the file is."""
+    text = GAME + GAME.split("game 2\n", 1)[1].replace("game 3", "game 4") + "game 5\n" * 40
+    document = Document(text)
+    result = walk(document.lines)
+    line = document.texts.index('"Alice" concede')
+    first = document.edit((line, 1), (line, 2), "X")  # "Xlice" concede: Alice plays on
+    result = rewalk(result, document.lines, first)
+    fresh = walk(document.lines)
+    assert result.findings(document.lines) == fresh.findings(document.lines)
+    game_3 = document.texts.index("game 3")
+    assert result.lines_walked <= game_3 - line + 16

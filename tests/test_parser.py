@@ -63,6 +63,18 @@ FORMS: dict[str, tuple[str, type]] = {
     "incomplete_statement": ("incomplete", t.Marker),
     "keyframe_statement": ("keyframe", t.Marker),
     "end_statement": ("end", t.Marker),
+    "sideboard_phrase": ('"Alice" sideboard in 2 "Flusterstorm"', t.Sideboard),
+    "game_drawn_statement": ("game drawn by sba", t.GameDrawn),
+    "match_statement": ('match "Alice" 2-1', t.MatchResult),
+    "variant_header": ("variant commander", t.Header),
+    "judge_call_statement": ('judge call "Bob"', t.JudgeEvent),
+    "judge_penalty_statement": (
+        'judge penalty "Alice" warning "Game Rule Violation" allow D804',
+        t.JudgeEvent,
+    ),
+    "judge_missed_statement": ("judge missed-trigger #12 added", t.JudgeEvent),
+    "judge_time_statement": ("judge time turns 5", t.JudgeEvent),
+    "judge_backup_statement": ("judge backup", t.JudgeEvent),
 }
 
 
@@ -155,6 +167,49 @@ def test_signed_and_unsigned_life_are_different_forms() -> None:
     assert isinstance(parse_line('"Bob" life 17').statement, t.SnapshotPlayer)
 
 
+def test_commander_forms_carry_their_parts() -> None:
+    line = '#1 new commander "Atraxa, Praetors\' Voice" command "Alice"'
+    new = parse_line(line).statement
+    assert isinstance(new, t.New) and new.what.value == "commander"
+    assert new.place.player is not None and new.place.player.name == "Alice"
+    line = '#1 cast "Alice" from command tax 4 by #3'
+    cast = parse_line(line).statement
+    assert isinstance(cast, t.Cast) and cast.tax is not None
+    assert (cast.tax.value, text(line, cast.tax.span)) == (4, "4")
+
+
+def test_judge_events_carry_their_parts() -> None:
+    line = 'judge penalty "Alice" game-loss "Deck Problem" allow D804 K302'
+    judge = parse_line(line).statement
+    assert isinstance(judge, t.JudgeEvent) and judge.event.value == "penalty"
+    assert judge.player is not None and judge.player.name == "Alice"
+    assert judge.penalty is not None and judge.penalty.value == "game-loss"
+    assert judge.infraction is not None and judge.infraction.value == "Deck Problem"
+    assert [text(line, code.span) for code in judge.allow] == ["D804", "K302"]
+    missed = parse_line("judge missed-trigger #7 skipped").statement
+    assert isinstance(missed, t.JudgeEvent) and missed.objects[0].number == 7
+    assert missed.remedy is not None and missed.remedy.value == "skipped"
+    time = parse_line("judge time turns 5").statement
+    assert isinstance(time, t.JudgeEvent) and time.turns is not None and time.turns.value == 5
+
+
+def test_match_statements_carry_their_parts() -> None:
+    line = '"Alice" sideboard out 3 "Lightning Bolt"'
+    sideboard = parse_line(line).statement
+    assert isinstance(sideboard, t.Sideboard)
+    assert sideboard.way is not None and text(line, sideboard.way.span) == "out"
+    assert sideboard.card is not None and sideboard.card.value == "Lightning Bolt"
+    assert sideboard.cards == -3
+    unseen = parse_line('"Bob" sideboard deck 61').statement
+    assert isinstance(unseen, t.Sideboard)
+    assert unseen.cards == 0 and unseen.deck is not None and unseen.deck.value == 61
+    result = parse_line("match drawn 1-1-1").statement
+    assert isinstance(result, t.MatchResult)
+    assert result.winner is None and result.games == (1, 1, 1)
+    drawn = parse_line("game drawn by #12").statement
+    assert isinstance(drawn, t.GameDrawn) and drawn.objects[0].number == 12
+
+
 @pytest.mark.parametrize(
     "line",
     [
@@ -178,6 +233,14 @@ def test_signed_and_unsigned_life_are_different_forms() -> None:
         "#5 cast overdrive",
         '#5 effect "x" until tomorrow',
         "end end",
+        "match Alice 2-1",
+        'match "Alice" 2-1-1-1',
+        '"Alice" sideboard in 2',
+        "game drawn 3",
+        "judge penalty warning",
+        'judge penalty "Alice" caution "x"',
+        "judge missed-trigger #1",
+        "judge backup allow",
     ],
 )
 def test_lines_outside_the_spec_do_not_parse(line: str) -> None:
@@ -200,13 +263,16 @@ ERRORS = [
     ("phase upkeep", 6, 12, "expected a phase (beginning, main, combat, ending)"),
     ('#5 cast dash by "Alice" zz', 24, 26, '"replacement"'),
     ('"Alice" roll 20', 13, 15, "a die such as d20"),
-    ("#5 new thing", 7, 12, "card, hidden, token or copy"),
+    ("#5 new thing", 7, 12, "card, hidden, token, copy or commander"),
     ("#5 move hand -> library top x", 28, 29, 'unexpected "x"'),
     ('#5 effect "x" until tomorrow', 20, 28, "end-of-turn"),
     ("rules 26-9-25", 6, 13, "a date such as 2026-09-25"),
     ("#5 move hand -> exile as banish", 25, 31, "discard, sacrifice, destroy or mill"),
     ('"Alice" search graveyard', 15, 24, "library"),
     ("#5 activate #4", 12, 14, '"of"'),
+    ('match "Alice" 2', 14, 15, "the games won, lost and drawn"),
+    ("game x", 5, 6, "a number or drawn"),
+    ('"Alice" sideboard in', 20, 20, "a card name"),
 ]
 
 

@@ -195,3 +195,53 @@ async def test_keyframe_entries_offer_zones_and_player_values(client: LanguageCl
     assert "battlefield" in zones and "tap" not in zones
     values = labels(await complete_at(client, len(LINES), '"Bob" ', before=("keyframe",)))
     assert values == ["life", "library", "counters"]
+
+
+async def test_after_a_game_ends_the_next_game_and_the_match_are_offered(
+    client: LanguageClient,
+) -> None:
+    start = labels(await complete_at(client, len(LINES), "", before=('"Bob" concede',)))
+    assert "game 2" in start and "match" in start
+    assert labels(await complete_at(client, len(LINES), "game ")) == ["drawn", "2"]
+    winners = labels(await complete_at(client, len(LINES), "match "))
+    assert winners == ['"Alice"', '"Bob"', "drawn"]
+
+
+async def test_sideboard_offers_in_out_deck_then_card_names(client: LanguageClient) -> None:
+    assert "sideboard" in labels(await complete_at(client, len(LINES), '"Alice" '))
+    ways = labels(await complete_at(client, len(LINES), '"Alice" sideboard '))
+    assert ways == ["in", "out", "deck"]
+    names = labels(await complete_at(client, len(LINES), '"Alice" sideboard in 2 "'))
+    assert '"Dandân"' in names
+
+
+async def test_commander_words_and_the_tax_due(client: LanguageClient) -> None:
+    assert labels(await complete_at(client, 0, "variant ")) == ["commander"]
+    assert "commander" in labels(await complete_at(client, len(LINES), "#90 new "))
+    cast_once = (
+        '#90 new commander "Tymna the Weaver" command "Alice"',
+        "#90 cast from command",
+        "#90 resolve -> battlefield",
+        "#90 move battlefield -> graveyard as destroy by #1",
+        "#90 move graveyard -> command by sba",
+    )
+    offered = labels(await complete_at(client, len(LINES), "#90 cast ", before=cast_once))
+    assert offered[0] == "tax 2"
+    first = labels(await complete_at(client, len(LINES), "#90 cast ", before=cast_once[:1]))
+    assert not any(label.startswith("tax") for label in first)
+
+
+async def test_judge_lines_offer_their_events_penalties_and_remedies(
+    client: LanguageClient,
+) -> None:
+    assert "judge" in labels(await complete_at(client, len(LINES), ""))
+    events = labels(await complete_at(client, len(LINES), "judge "))
+    assert events == ["call", "penalty", "missed-trigger", "time", "backup"]
+    assert labels(await complete_at(client, len(LINES), 'judge penalty "Bob" ')) == [
+        "warning",
+        "game-loss",
+        "match-loss",
+    ]
+    remedies = labels(await complete_at(client, len(LINES), "judge missed-trigger #1 "))
+    assert remedies == ["added", "skipped"]
+    assert "#1" in labels(await complete_at(client, AFTER_CAST, "judge missed-trigger "))

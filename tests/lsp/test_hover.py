@@ -29,6 +29,12 @@ phase main
 #10 cast
 #10 resolve -> battlefield
 #10 effect "Jötun Grunt\u2019s upkeep: two cards from a graveyard" on #10 until leaves
+game drawn
+game 2
+"Alice" sideboard in 2 "Duress"
+#90 new commander "Tymna the Weaver" command "Alice"
+#90 cast from command tax 2
+judge penalty "Bob" warning "Game Rule Violation" allow D804
 """
 )
 LINES = GAME.splitlines()
@@ -203,3 +209,32 @@ async def test_card_name_string_shows_its_object(client: LanguageClient) -> None
     text = await hover(client, 28, '"Dandân"', len('"Dandân'))
     assert "**#11** Dandân (Alice's)" in text
     assert "drawn at line 29" in text
+
+
+async def test_match_words_show_decision_0030_and_the_cr(client: LanguageClient) -> None:
+    drawn_line = LINES.index("game drawn")
+    text = await hover(client, drawn_line, "game")
+    assert "0030" in text and "104.4a" in text
+    assert "If all the players remaining in a game lose simultaneously" in text
+    assert "0030" in await hover(client, drawn_line, "drawn")
+    sideboard_line = LINES.index('"Alice" sideboard in 2 "Duress"')
+    text = await hover(client, sideboard_line, "sideboard")
+    assert "0030" in text and "item 3" in text
+    assert "K copies" in await hover(client, sideboard_line, "in ")
+
+
+async def test_commander_words_show_decision_0031(client: LanguageClient) -> None:
+    line = LINES.index('#90 new commander "Tymna the Weaver" command "Alice"')
+    text = await hover(client, line, "commander")
+    assert "0031" in text and "903.6" in text
+    cast = LINES.index("#90 cast from command tax 2")
+    text = await hover(client, cast, "tax")
+    assert "0031" in text and "additional {2} for each previous time" in text
+
+
+async def test_judge_lines_show_decision_0033(client: LanguageClient) -> None:
+    line = LINES.index('judge penalty "Bob" warning "Game Rule Violation" allow D804')
+    text = await hover(client, line, "judge")
+    assert "0033" in text and "item 3" in text
+    assert "0033" in await hover(client, line, "penalty")
+    assert "silenced" in await hover(client, line, "allow")

@@ -48,11 +48,21 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
 def is_event_after_end(state: GameState, statement: t.Statement) -> bool:
     """A line recording something that happens, in a game that is over (CR 104.1).
 
-    Not events: `game N`, headers, markers and keyframe entries. A `win` of the player left
+    Not events: `game N`, headers, markers, keyframe entries, the match result,
+    sideboarding (which P509 places after the next `game N` line) and a judge's lines,
+    which are tournament events (decision 0033). A `win` of the player left
     is one: that player won without a line of their own (decision 0003 item 11)."""
     if state.stage is not Stage.OVER:
         return False
-    quiet = (t.GameStart, t.Header, t.PlayerDeclaration, t.Marker)
+    quiet = (
+        t.GameStart,
+        t.Header,
+        t.PlayerDeclaration,
+        t.Marker,
+        t.MatchResult,
+        t.Sideboard,
+        t.JudgeEvent,
+    )
     return not isinstance(statement, (*quiet, t.SnapshotObject, t.SnapshotPlayer))
 
 
@@ -71,7 +81,18 @@ def _before_any(state: GameState, statement: t.Statement) -> GameState:
         state = replace(state, resolving=None)
     if state.hidden_this_step and isinstance(statement, _NEW_MOMENT):
         state = replace(state, hidden_this_step=frozenset())
+    if state.commander_losses and not at_sba_time(statement):
+        state = replace(state, commander_losses=())  # M902 reported the game going on
     return state
+
+
+def at_sba_time(statement: t.Statement) -> bool:
+    """A line that may stand between damage and the state-based actions it brings about:
+    the damage's results, other state-based actions, a player leaving, the game's end."""
+    if isinstance(statement, (*_RESULTS, t.PlayerAction, t.GameDrawn)):
+        return True
+    agent = statement.cause.agent if statement.cause is not None else None
+    return isinstance(statement, t.Move) and isinstance(agent, t.Sba)
 
 
 _NEW_MOMENT = (t.Turn, t.PhaseOrStep, t.Marker, t.GameStart)
@@ -92,6 +113,11 @@ def _ends_resolution(state: GameState, statement: t.Statement) -> bool:
 
 
 def _after_any(state: GameState, statement: t.Statement) -> GameState:
+    if state.commander_losses:  # a player who lost or left owes no loss any more
+        alive = state.alive()
+        losses = tuple(loss for loss in state.commander_losses if loss[0] in alive)
+        if losses != state.commander_losses:
+            state = replace(state, commander_losses=losses)
     entered = state.last_entered
     if entered is not None:
         keeps = isinstance(statement, t.ObjectCounters) and statement.subject.number == entered
@@ -304,6 +330,10 @@ def _(statement: t.Header, state: GameState, line: LineId) -> GameState:
     if statement.verb.value == "perspective" and not repeated:
         value = statement.value
         return replace(state, perspective=value.name if isinstance(value, t.PlayerRef) else "")
+    if statement.verb.value == "variant" and not repeated and isinstance(statement.value, t.Word):
+        state = replace(state, variant=statement.value.value)
+        life = state.starting_life()  # players declared above it (N101) start with it too
+        state = replace(state, players=tuple(replace(p, life=life) for p in state.players))
     return state
 
 
@@ -313,7 +343,9 @@ def _(statement: t.PlayerDeclaration, state: GameState, line: LineId) -> GameSta
     if statement.player.name not in state.declared:
         state = replace(state, declared=(*state.declared, statement.player.name))
     existing = state.player(statement.player.name)
-    player = PlayerState(statement.player.name, deck=deck, library=Library(size=deck))
+    player = PlayerState(
+        statement.player.name, life=state.starting_life(), deck=deck, library=Library(size=deck)
+    )
     if existing is not None:
         return state.with_player(player)
     return replace(state, players=(*state.players, player))
@@ -321,33 +353,41 @@ def _(statement: t.PlayerDeclaration, state: GameState, line: LineId) -> GameSta
 
 @_apply.register
 def _(statement: t.GameStart, state: GameState, line: LineId) -> GameState:
+    number = statement.number.value
     # only declared players carry over: a misspelt name stays in the game it was written
     # in (so the incremental walk converges at the next game at the latest)
     players = tuple(
-        PlayerState(p.name, deck=p.deck, library=Library(size=p.deck))
+        PlayerState(p.name, life=state.starting_life(), deck=p.deck, library=Library(size=p.deck))
         for p in state.players
         if p.name in state.declared or not state.declared
     )
+    # who chooses is known only from the game just before (decision 0030): not when the
+    # record starts with this game, nor after games it skips
+    follows = state.stage is not Stage.HEADER and number == state.game + 1
+    chooser = _next_chooser(state) if follows else None
     return replace(
         GameState(),
         stage=Stage.PREGAME,
-        game=statement.number.value,
+        game=number,
         players=players,
         perspective=state.perspective,
         headers=state.headers,
         declared=state.declared,
         highest_number=state.highest_number,
         game_floor=state.highest_number,
-        next_chooser=_next_chooser(state),
+        next_chooser=chooser,
+        variant=state.variant,
     )
 
 
 def _next_chooser(state: GameState) -> str | None:
     """Who chooses the next game's starting player: the loser, or after a draw the same
     player as before (CR 103.1); None when the record does not tell."""
+    if state.result == "":
+        return state.chooser  # a draw
     losers = [p.name for p in state.players if p.lost]
     if len(losers) == len(state.players):
-        return state.chooser  # a draw
+        return state.chooser  # everyone lost: a draw (CR 104.4a)
     return losers[0] if len(losers) == 1 else None
 
 
@@ -443,13 +483,84 @@ def _(statement: t.PlayerAction, state: GameState, line: LineId) -> GameState:
         return _to_pregame(state).with_player(replace(player, kept=True, kept_line=line))
     if verb in ("concede", "lose"):
         state = state.with_player(replace(player, lost=True))
+        if not player.lost and len(state.alive()) > 1:
+            state = _leave_game(state, player.name, line)
     elif verb == "win":
         for other in state.players:
             if other.name != player.name:
                 state = state.with_player(replace(other, lost=True))
-    if len(state.alive()) <= 1:
-        state = replace(state, stage=Stage.OVER, ended_line=line)
+    return _maybe_over(state, line)
+
+
+def _maybe_over(state: GameState, line: LineId) -> GameState:
+    """The game ends when at most one player is left in it (CR 104.2a)."""
+    alive = state.alive()
+    if len(alive) <= 1:
+        result = alive[0] if alive else ""  # all players lost at once: a draw (CR 104.4a)
+        state = replace(state, stage=Stage.OVER, ended_line=line, result=result)
     return state
+
+
+@_apply.register
+def _(statement: t.JudgeEvent, state: GameState, line: LineId) -> GameState:
+    """A judge's line changes the game only by a game or match loss, time being called, or
+    a backup (decision 0033)."""
+    event = statement.event.value
+    if event == "penalty" and statement.penalty is not None and statement.player is not None:
+        player = state.player(statement.player.name)
+        if statement.penalty.value == "warning" or player is None or player.lost:
+            return state
+        state = state.with_player(replace(player, lost=True))
+        if len(state.alive()) > 1:
+            state = _leave_game(state, player.name, line)
+        return _maybe_over(state, line)
+    if event == "time" and statement.turns is not None:
+        return replace(state, time_called=(state.turn.number, statement.turns.value, line))
+    if event == "backup":
+        return _begin_gap(state, line)
+    return state
+
+
+def _leave_game(state: GameState, name: str, line: LineId) -> GameState:
+    """A player leaves a game that goes on (CR 800.4a): what they own leaves with them,
+    their spells and abilities cease to exist, control they took of others' objects ends."""
+    objects = dict(state.objects)
+    for number, obj in state.objects.items():
+        if obj.zone == GONE:
+            continue
+        if obj.owner == name or (obj.zone == "stack" and obj.controller == name):
+            objects[number] = replace(
+                obj,
+                zone=GONE,
+                controller=None,
+                last_moved=line,
+                gone_by=f"taken out of the game as {name} left it (CR 800.4a)",
+            )
+        elif obj.controller == name and obj.zone == "battlefield":
+            objects[number] = replace(obj, controller=obj.owner)
+    stack = tuple(n for n in state.stack if objects[n].zone == "stack")
+    return replace(state, objects=objects, stack=stack)
+
+
+@_apply.register
+def _(statement: t.GameDrawn, state: GameState, line: LineId) -> GameState:
+    return replace(state, stage=Stage.OVER, ended_line=line, result="")
+
+
+@_apply.register
+def _(statement: t.Sideboard, state: GameState, line: LineId) -> GameState:
+    """The deck changes for this game and the later ones; cards not recorded leave its
+    size unknown (decision 0030)."""
+    player = state.player(statement.subject.name)
+    assert player is not None
+    if statement.deck is not None:
+        deck: int | None = statement.deck.value
+    elif statement.way is None or player.deck is None:
+        deck = None
+    else:
+        deck = player.deck + statement.cards
+    # sideboarding comes before the opening draws (P509): the library is the whole deck
+    return state.with_player(replace(player, deck=deck, library=Library(size=deck)))
 
 
 @_apply.register
@@ -488,6 +599,8 @@ def _(statement: t.New, state: GameState, line: LineId) -> GameState:
         entered_moment=state.moment,
     )
     state = state.with_object(obj)
+    if what == "commander":
+        state = _new_commander(state, obj)
     if what == "hidden" and state.stage is not Stage.GAP:
         state = replace(state, hidden_this_step=state.hidden_this_step | {obj.number})
     if zone == "stack":
@@ -497,6 +610,16 @@ def _(statement: t.New, state: GameState, line: LineId) -> GameState:
     elif zone == "battlefield":
         state = replace(state, last_entered=obj.number)
     return state
+
+
+def _new_commander(state: GameState, obj: GameObject) -> GameState:
+    """A commander comes from its owner's deck (CR 903.6): the library is a card smaller."""
+    state = replace(state, commanders=(*state.commanders, obj.number))
+    player = state.player(obj.owner or "")
+    if player is None or player.library.size is None:
+        return state
+    library = replace(player.library, size=player.library.size - 1)
+    return state.with_player(replace(player, library=library))
 
 
 @_apply.register
@@ -572,7 +695,16 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
     caster = statement.caster.name if statement.caster else None
     modes = " ".join(m.value for m in statement.modes)
     what = f"cast from {source}" + (f" ({modes})" if modes else "")
+    if obj.number in state.commanders and obj.zone == "command":
+        state = _commander_cast(state, obj.number, caster or obj.owner or "")
     return _moved(state, obj, "stack", line, what, controller=caster or obj.owner)
+
+
+def _commander_cast(state: GameState, commander: int, caster: str) -> GameState:
+    """Counts a cast from the command zone, for the next cast's tax (CR 903.8)."""
+    count = state.commander_cast_count(commander, caster) + 1
+    casts = tuple(c for c in state.commander_casts if c[:2] != (commander, caster))
+    return replace(state, commander_casts=(*casts, (commander, caster, count)))
 
 
 @_apply.register
@@ -664,6 +796,8 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
     source = statement.subject.number
     amount = statement.amount.value
     if isinstance(recipient, t.PlayerRef):
+        if source in state.commanders and _is_combat_damage(state, statement):
+            state = _commander_damage(state, recipient.name, source, amount, line, statement.span)
         pending = PendingDamage(line, source, amount, recipient.name, statement.span)
     else:
         target = state.obj(recipient.number)
@@ -679,6 +813,32 @@ def _marked(obj: GameObject, amount: int, state: GameState) -> GameObject:
     """Damage marked on a permanent adds up within a turn (CR 120.3e, 514.2)."""
     earlier = obj.damage.amount if obj.damage is not None else 0
     return replace(obj, damage=MarkedDamage(earlier + amount, state.moment))
+
+
+def _is_combat_damage(state: GameState, statement: t.Damage) -> bool:
+    """Damage without a cause in the combat damage step is combat damage (decision 0012)."""
+    return statement.cause is None and state.turn.step == "combat-damage"
+
+
+def _commander_damage(
+    state: GameState, player: str, commander: int, amount: int, line: LineId, span: t.Span
+) -> GameState:
+    """Adds combat damage from a commander; at 21 the player must lose next (CR 704.6c)."""
+    total = amount
+    damage = []
+    for who, source, dealt in state.commander_damage:
+        if (who, source) == (player, commander):
+            total += dealt
+        else:
+            damage.append((who, source, dealt))
+    state = replace(state, commander_damage=(*damage, (player, commander, total)))
+    due = any(who == player for who, *_ in state.commander_losses)
+    if player not in state.alive():
+        return state
+    if total >= 21 and total - amount < 21 and not due:
+        loss = (player, commander, line, span)
+        state = replace(state, commander_losses=(*state.commander_losses, loss))
+    return state
 
 
 def _settle(state: GameState, recipient: int | str, source: int | None, amount: int) -> GameState:
@@ -849,15 +1009,7 @@ def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
 def _(statement: t.Marker, state: GameState, line: LineId) -> GameState:
     verb = statement.verb.value
     if verb == "incomplete":
-        return replace(
-            state,
-            stage=Stage.GAP,
-            gap_line=line,
-            pending_damage=(),
-            searching=None,
-            incomplete_since_turn=True,
-            incomplete_since_step=True,
-        )
+        return _begin_gap(state, line)
     if verb == "keyframe":
         if state.in_keyframe is not None:
             return state  # a keyframe inside a keyframe (F902): the open one goes on
@@ -869,6 +1021,19 @@ def _(statement: t.Marker, state: GameState, line: LineId) -> GameState:
     if state.stage is Stage.GAP:
         state = _settle_gap(state, line)
     return replace(state, in_keyframe=None)
+
+
+def _begin_gap(state: GameState, line: LineId) -> GameState:
+    """Lines are missing from here (`incomplete`, or a judge's backup) until a keyframe."""
+    return replace(
+        state,
+        stage=Stage.GAP,
+        gap_line=line,
+        pending_damage=(),
+        searching=None,
+        incomplete_since_turn=True,
+        incomplete_since_step=True,
+    )
 
 
 def _settle_gap(state: GameState, line: LineId) -> GameState:

@@ -229,6 +229,23 @@ class GameState:
     declared: tuple[str, ...] = ()  # players declared by `player` lines
     resolving: int | None = None  # the object that resolved last, while its resolution goes on
     hidden_this_step: frozenset[int] = frozenset()  # `new hidden` since the last turn, phase, step
+    # how this game ended (decision 0030): the winner's name, "" for a draw, None while not
+    # known. Earlier games' results are not kept: an edit to one game's end would otherwise
+    # make every later state differ, and the walk could not stop re-checking early.
+    result: str | None = None
+    # the Commander variant (decision 0031)
+    variant: str | None = None  # "commander", or None for a normal game
+    commanders: tuple[int, ...] = ()  # the numbers of this game's commanders
+    commander_casts: tuple[
+        tuple[int, str, int], ...
+    ] = ()  # (commander, caster, casts from command)
+    commander_damage: tuple[tuple[str, int, int], ...] = ()  # (player, commander, combat damage)
+    # players dealt 21 or more combat damage by one commander, who must lose next (704.6c):
+    # (player, commander, damage line, its columns)
+    commander_losses: tuple[tuple[str, int, LineId, Span | None], ...] = ()
+    # time called for the round (decision 0033): (the turn it was called in, turns after it,
+    # the judge line)
+    time_called: tuple[int, int, LineId] | None = None
 
     # -- lookups
     def player(self, name: str) -> PlayerState | None:
@@ -236,6 +253,17 @@ class GameState:
             if player.name == name:
                 return player
         return None
+
+    def starting_life(self) -> int:
+        """40 in a Commander game (CR 903.7), 20 otherwise (CR 103.4)."""
+        return 40 if self.variant == "commander" else 20
+
+    def commander_cast_count(self, commander: int, caster: str | None) -> int:
+        """How often `caster` cast this commander from the command zone this game (903.8)."""
+        for number, who, count in self.commander_casts:
+            if number == commander and who == caster:
+                return count
+        return 0
 
     def player_names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.players)

@@ -24,7 +24,15 @@ def player_line(state: GameState, player: PlayerState) -> str:
     library = "?" if player.library.size is None else str(player.library.size)
     counters = "".join(f", {count} {kind}" for kind, count in player.counters)
     lost = " (lost)" if player.lost else ""
-    return f"{player.name}: life {player.life}{counters}, hand {hand}, library {library}{lost}"
+    commander = "".join(  # combat damage from each commander (CR 903.10a)
+        f", {dealt} commander damage from #{source}"
+        for who, source, dealt in state.commander_damage
+        if who == player.name
+    )
+    return (
+        f"{player.name}: life {player.life}{counters}{commander}, hand {hand}, "
+        f"library {library}{lost}"
+    )
 
 
 def turn_line(state: GameState) -> str:

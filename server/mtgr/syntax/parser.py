@@ -136,6 +136,8 @@ _PLAYER_QUOTES = frozenset(
         "defender",
         "recipient",
         "agent",
+        "match_winner",
+        "judged_player",
     }
 )
 _WORD_TOKENS = frozenset(
@@ -148,6 +150,10 @@ _WORD_TOKENS = frozenset(
         "position_end",
         "counter_kind",
         "die",
+        "sideboard_way",
+        "variant_name",
+        "penalty",
+        "remedy",
     }
 )
 _LEAF_KINDS = {
@@ -159,6 +165,8 @@ _LEAF_KINDS = {
     "date": t.TokenKind.NUMBER,
     "arrow": t.TokenKind.OPERATOR,
     "mana": t.TokenKind.MANA,
+    "score": t.TokenKind.NUMBER,
+    "diagnostic_code": t.TokenKind.KEYWORD,
 }
 # Rules whose nodes become statement parts; the walk does not descend below them.
 _PART_RULES = frozenset(
@@ -213,6 +221,25 @@ _PART_RULES = frozenset(
         "k_hidden",
         "k_token",
         "k_copy",
+        "sideboard_way",
+        "sideboard_count",
+        "match_winner",
+        "score",
+        "cast_tax",
+        "variant_name",
+        "k_commander",
+        "judged_player",
+        "penalty",
+        "infraction",
+        "trigger_source",
+        "remedy",
+        "extra_turns",
+        "diagnostic_code",
+        "k_call",
+        "k_penalty",
+        "k_missed_trigger",
+        "k_time",
+        "k_backup",
     }
 )
 
@@ -462,7 +489,9 @@ def _form(*phrases: str) -> Callable[[_Build], _Build]:
 @_form("new_phrase")
 def _new(b: _Builder) -> t.Statement:
     what = next(
-        b.word(n) for key in ("k_card", "k_hidden", "k_token", "k_copy") for n in b.all(key)
+        b.word(n)
+        for key in ("k_card", "k_hidden", "k_token", "k_copy", "k_commander")
+        for n in b.all(key)
     )
     return t.New(
         **b.object_common(),
@@ -501,6 +530,7 @@ def _cast(b: _Builder) -> t.Statement:
         caster=b.optional("caster", b.player),
         source=b.optional("cast_from", b.place),
         modes=tuple(b.word(n) for n in b.all("cast_mode")),
+        tax=b.integer(b.find(b.one("cast_tax"), "number")) if b.one("cast_tax") else None,
     )
 
 
@@ -663,6 +693,18 @@ def _player_action(b: _Builder) -> t.Statement:
     return t.PlayerAction(**b.player_common())
 
 
+@_form("sideboard_phrase")
+def _sideboard(b: _Builder) -> t.Statement:
+    deck = b.one("deck_size")
+    return t.Sideboard(
+        **b.player_common(),
+        way=b.optional("sideboard_way", b.word),
+        count=b.optional("sideboard_count", b.integer),
+        card=b.optional("card", b.text),
+        deck=b.integer(b.find(deck, "number")) if deck is not None else None,
+    )
+
+
 @_form("snapshot_life_phrase", "snapshot_library_phrase")
 def _snapshot_player(b: _Builder) -> t.Statement:
     return t.SnapshotPlayer(**b.player_common(), value=b.integer(b.one("number")))
@@ -692,6 +734,11 @@ def _rules(b: _Builder) -> t.Statement:
     return t.Header(**b.common(), value=b.word(b.one("date")))
 
 
+@_form("variant_header")
+def _variant(b: _Builder) -> t.Statement:
+    return t.Header(**b.common(), value=b.word(b.one("variant_name")))
+
+
 @_form("perspective_header")
 def _perspective(b: _Builder) -> t.Statement:
     viewer = b.one("viewer")
@@ -717,6 +764,48 @@ def _start(b: _Builder) -> t.Statement:
 @_form("game_statement")
 def _game(b: _Builder) -> t.Statement:
     return t.GameStart(**b.common(), number=b.integer(b.one("number")))
+
+
+@_form("game_drawn_statement")
+def _game_drawn(b: _Builder) -> t.Statement:
+    return t.GameDrawn(**b.common())
+
+
+@_form("match_statement")
+def _match(b: _Builder) -> t.Statement:
+    winner = b.one("match_winner")
+    return t.MatchResult(
+        **b.common(),
+        winner=b.player(winner) if b.find(winner, "quoted") is not None else None,
+        score=b.word(b.one("score")),
+    )
+
+
+@_form(
+    "judge_call_statement",
+    "judge_penalty_statement",
+    "judge_missed_statement",
+    "judge_time_statement",
+    "judge_backup_statement",
+)
+def _judge(b: _Builder) -> t.Statement:
+    event = next(
+        b.word(node)
+        for key in ("k_call", "k_penalty", "k_missed_trigger", "k_time", "k_backup")
+        for node in b.all(key)
+    )
+    turns = b.one("extra_turns")
+    return t.JudgeEvent(
+        **b.common(),
+        event=event,
+        player=b.optional("judged_player", b.player),
+        penalty=b.optional("penalty", b.word),
+        infraction=b.optional("infraction", b.text),
+        trigger_source=b.optional("trigger_source", b.object_ref),
+        remedy=b.optional("remedy", b.word),
+        turns=b.integer(b.find(turns, "number")) if turns is not None else None,
+        allow=tuple(b.word(node) for node in b.all("diagnostic_code")),
+    )
 
 
 @_form("turn_statement")

@@ -173,7 +173,7 @@ class PlayerStatement(Statement):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class New(ObjectStatement):
-    what: Word  # card, hidden, token, copy
+    what: Word  # card, hidden, token, copy, commander
     card: Text | None = None
     original: ObjectRef | None = None
     place: Place
@@ -202,6 +202,7 @@ class Cast(ObjectStatement):
     caster: PlayerRef | None = None
     source: Place | None = None
     modes: tuple[Word, ...] = ()
+    tax: Number | None = None  # the commander tax added to the cost (decision 0031)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -324,6 +325,24 @@ class PlayerAction(PlayerStatement):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Sideboard(PlayerStatement):
+    """`sideboard [in | out [K] "Name"]` or `sideboard deck N`: a deck changed between games."""
+
+    way: Word | None = None  # "in" or "out"; None when the cards are not recorded
+    count: Number | None = None
+    card: Text | None = None
+    deck: Number | None = None  # the deck's size after sideboarding, when known
+
+    @property
+    def cards(self) -> int:
+        """How many cards this line adds to the deck (negative: takes out); 0 when unknown."""
+        if self.way is None:
+            return 0
+        amount = self.count.value if self.count is not None else 1
+        return amount if self.way.value == "in" else -amount
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SnapshotPlayer(PlayerStatement):
     """A keyframe entry: `life N`, `library N` or `counters N KIND`."""
 
@@ -333,7 +352,7 @@ class SnapshotPlayer(PlayerStatement):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Header(Statement):
-    """`mtgr`, `title`, `rules`, `perspective`: one value each."""
+    """`mtgr`, `title`, `rules`, `variant`, `perspective`: one value each."""
 
     value: Word | Text | PlayerRef | None = None
 
@@ -365,6 +384,38 @@ class PhaseOrStep(Statement):
     """`phase NAME` or `step NAME`."""
 
     name: Word
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameDrawn(Statement):
+    """`game drawn [by C]`: the game ended in a draw (CR 104.4)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchResult(Statement):
+    """`match "P" W-L[-D]` or `match drawn W-L[-D]`: how the match ended."""
+
+    winner: PlayerRef | None  # None: a drawn match
+    score: Word
+
+    @property
+    def games(self) -> tuple[int, ...]:
+        """The score's numbers: games won, games lost and, when written, games drawn."""
+        return tuple(int(part) for part in self.score.value.split("-"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class JudgeEvent(Statement):
+    """A tournament event a judge records (decision 0033): not an event of the game."""
+
+    event: Word  # call, penalty, missed-trigger, time, backup
+    player: PlayerRef | None = None
+    penalty: Word | None = None  # warning, game-loss, match-loss
+    infraction: Text | None = None
+    trigger_source: ObjectRef | None = None
+    remedy: Word | None = None  # added, skipped
+    turns: Number | None = None  # the turns played after time is called
+    allow: tuple[Word, ...] = ()  # codes the ruling silences on the lines it covers
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -58,14 +58,27 @@ PLAYER_VERBS = (
     "concede",
     "lose",
     "win",
+    "sideboard",
 )
 KINDS = ("discard", "sacrifice", "destroy", "mill")
-NEW_WHAT = ("card", "hidden", "token", "copy")
+NEW_WHAT = ("card", "hidden", "token", "copy", "commander")
 CAST_MODES = ("dash", "flashback", "kicker", "evoke", "escape", "adventure", "foretell")
 DURATIONS = ("end-of-turn", "end-of-combat", "next-turn", "leaves")
-HEADER_KEYWORDS = ("mtgr", "title", "rules", "player", "perspective", "start")
-STRUCTURE_KEYWORDS = ("turn", "phase", "step", "keyframe", "end", "incomplete", "game")
-_CARD_NAME_AFTER = frozenset({"card", "token", "identify"})
+HEADER_KEYWORDS = ("mtgr", "title", "rules", "variant", "player", "perspective", "start")
+STRUCTURE_KEYWORDS = (
+    "turn",
+    "phase",
+    "step",
+    "keyframe",
+    "end",
+    "incomplete",
+    "game",
+    "match",
+    "judge",
+)
+JUDGE_EVENTS = ("call", "penalty", "missed-trigger", "time", "backup")
+PENALTIES = ("warning", "game-loss", "match-loss")
+_CARD_NAME_AFTER = frozenset({"card", "token", "identify", "commander"})
 
 
 @dataclass
@@ -260,6 +273,8 @@ def _line_start(out: Offers, state: GameState, partial: str) -> None:
         return
     if state.stage is Stage.HEADER and not state.players:
         out.keywords(HEADER_KEYWORDS, "header")
+    if state.stage is Stage.OVER:  # after a game: the next one, or the match's result
+        out.add(f"game {state.game + 1}", types.CompletionItemKind.Keyword, "next game")
     for line in next_steps(state)[:1]:
         out.add(line, types.CompletionItemKind.Keyword, "expected next")
     out.keywords(STRUCTURE_KEYWORDS, "structure")
@@ -278,12 +293,43 @@ def _after_keyword(out: Offers, state: GameState, keyword: str, rest: list[str])
         if following:
             out.add(following.split(" ", 1)[1], types.CompletionItemKind.Keyword, "next turn")
         out.add(str(state.turn.number + 1), types.CompletionItemKind.Value, "turn number")
+    elif keyword == "game" and not rest:
+        if state.stage is not Stage.OVER:
+            out.keywords(["drawn"], "the game ended in a draw")
+        out.add(str(state.game + 1), types.CompletionItemKind.Value, "next game")
+    elif keyword == "judge":
+        _after_judge(out, state, rest)
+    elif keyword == "variant" and not rest:
+        out.keywords(["commander"], "the Commander variant")
+    elif keyword == "match" and not rest:
+        out.players(state.player_names(), "won the match")
+        out.keywords(["drawn"], "a drawn match")
     elif keyword in ("turn", "start", "perspective") and len(rest) <= 1:
         out.players(state.turn_order() or state.player_names())
     elif rest and rest[-1] == "by":
         _causes(out, state, None)
     elif keyword in ("step", "phase", "turn") and rest:
         out.keywords(["by"])
+
+
+def _after_judge(out: Offers, state: GameState, rest: list[str]) -> None:
+    """`judge EVENT ...`: a judge's lines (decision 0033)."""
+    if not rest:
+        out.keywords(JUDGE_EVENTS, "a judge's record")
+        return
+    event, parts = rest[0], rest[1:]
+    if event in ("call", "penalty") and not parts:
+        out.players(state.player_names())
+    elif event == "penalty" and len(parts) == 1:
+        out.keywords(PENALTIES, "penalty")
+    elif event == "missed-trigger" and not parts:
+        out.objects(state, acting_objects(state), "whose trigger was missed")
+    elif event == "missed-trigger" and len(parts) == 1:
+        out.keywords(("added", "skipped"), "how it was handled")
+    elif event == "time" and not parts:
+        out.keywords(["turns"])
+    else:
+        out.keywords(["allow"], "the ruling lets an illegal play stand")
 
 
 def _after_player(
@@ -317,10 +363,21 @@ def _after_player(
         _card_names(out, document)
     elif verb in ("search", "shuffle") and len(rest) == 1:
         out.keywords(["library"])
+    elif verb == "sideboard":
+        _after_sideboard(out, document, rest[1:], quoting)
     elif quoting:
         out.players(state.player_names())
     else:
         out.keywords(["by"])
+
+
+def _after_sideboard(out: Offers, document: OpenDocument, parts: list[str], quoting: bool) -> None:
+    """`sideboard [in | out [K] "Name" | deck N]` (decision 0030 item 3)."""
+    if not parts:
+        out.keywords(("in", "out"), "cards in or out of the deck")
+        out.keywords(["deck"], "the deck's size after sideboarding")
+    elif parts[0] in ("in", "out") and quoting:
+        _card_names(out, document)
 
 
 def _after_object(
@@ -378,6 +435,10 @@ def _after_object(
     elif verb == "damage" and len(rest) == 2:
         out.keywords(["->"])
     elif verb == "cast":
+        if obj is not None and obj.number in state.commanders and obj.zone == "command":
+            earlier = state.commander_cast_count(obj.number, obj.owner)
+            if earlier and "tax" not in rest:
+                out.add(f"tax {2 * earlier}", types.CompletionItemKind.Keyword, "commander tax")
         out.keywords(("from", *CAST_MODES, "by"))
     elif verb in ("resolve", "fizzle") and len(rest) == 1:
         out.keywords(["->"])

@@ -204,6 +204,15 @@ _RULE_IN_TEXT = re.compile(r"(?<![\d.])(\d{3}\.\d+[a-z]?)")
 _SNAPSHOT_PLAYER_KEYS = {"life": "snapshot_life_phrase", "library": "snapshot_library_phrase"}
 
 
+_JUDGE_FORMS = {
+    "call": "judge_call_statement",
+    "penalty": "judge_penalty_statement",
+    "missed-trigger": "judge_missed_statement",
+    "time": "judge_time_statement",
+    "backup": "judge_backup_statement",
+}
+
+
 def form_keys(statement: t.Statement | None, token: t.Token, word: str) -> list[str]:
     """Where forms.toml keeps a word: statement forms by grammar rule, keywords as written."""
     if token.kind is t.TokenKind.VERB:
@@ -213,14 +222,20 @@ def form_keys(statement: t.Statement | None, token: t.Token, word: str) -> list[
             if statement.counter is not None:
                 return ["snapshot_player_counters_phrase"]
             return [_SNAPSHOT_PLAYER_KEYS.get(word, ""), "keyframe_statement"]
+        if isinstance(statement, t.GameDrawn):
+            return ["game_drawn_statement"]
+        if isinstance(statement, t.JudgeEvent):
+            return [_JUDGE_FORMS[statement.event.value]]
         return [f"{word}_phrase", f"{word}_header", f"{word}_statement", word]
     if token.kind is t.TokenKind.STRING and isinstance(statement, t.ObjectStatement):
         if statement.name is not None and statement.name.span == token.span:
             return ["identify_name"]
         return []
-    if isinstance(statement, t.New) and word in ("card", "hidden", "token", "copy"):
+    if isinstance(statement, t.New) and word in ("card", "hidden", "token", "copy", "commander"):
         return [f"new_{word}", "new_phrase"]
     keys = [word]
+    if isinstance(statement, t.JudgeEvent):
+        keys.append(_JUDGE_FORMS[statement.event.value])  # call, penalty...: their statement
     if isinstance(statement, t.SnapshotObject) and token.kind is t.TokenKind.ZONE:
         keys.append("snapshot_object_phrase")
     return keys
