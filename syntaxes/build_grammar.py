@@ -216,7 +216,7 @@ STRUCTURE = [
     "end",
 ]
 OBJECT_KINDS = ["card", "hidden", "token", "copy"]  # after `new`: storage.type.object
-MODIFIERS = ["tapped", "untapped"]  # storage.modifier.<word>
+MODIFIERS = ["tapped", "untapped", "attacking", "blocking"]  # storage.modifier.<word>
 KEYWORDS = [
     "of",
     "as",
@@ -229,6 +229,7 @@ KEYWORDS = [
     "life",
     "counters",
     "library",
+    "owner",
 ]
 CONSTANTS = ["sba", "all"]  # constant.language.<word>
 
@@ -401,7 +402,10 @@ def build(peg_text: str) -> Json:
                 END,
                 cap("", f"(?:{WS}(?:{OBJECT}|{STRING}){END})*", patterns=("object", "player")),
             ),
-            match(START, verb(["attack", "control"]), WS, player(), END),
+            match(START, verb(["attack", "control", "play"]), WS, player(), END),
+            # `attacking "P"` as a permanent enters (decision 0020), `owner "Q"` (0021)
+            match(START, tok(f"storage.modifier.attacking{S}", "attacking"), WS, player(), END),
+            match(START, keyword("owner"), WS, player(), END),
             match(START, verb(["counters"]), WS, signed(), WS, counter_kind(), END),
             # a keyframe entry: `#N battlefield "P" counters 2 +1/+1`
             match(START, keyword("counters"), WS, number(), WS, counter_kind(), END),
@@ -421,7 +425,10 @@ def build(peg_text: str) -> Json:
             ),
             match(START, keyword("life"), WS, number(), END),
             match(START, verb(OBJECT_VERBS), END),
-            *(match(START, keyword(w), END) for w in ("of", "as", "from", "on", "until", "life")),
+            *(
+                match(START, keyword(w), END)
+                for w in ("of", "as", "from", "on", "until", "life", "owner")
+            ),
             *(match(START, tok(f"storage.modifier.{w}{S}", w), END) for w in MODIFIERS),
             {"include": "#cause"},
             {"include": "#replacement"},

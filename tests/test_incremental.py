@@ -78,6 +78,14 @@ SNIPPETS = [
     '"Bob" life -3 by #9\n',
     "keyframe\nend\n",
     "incomplete\n",
+    # notation 0.5, decisions 0020 to 0022: entering in combat, owners, control until
+    '#40 new token "Soldier" battlefield "Alice" tapped attacking "Bob" by #13\n',
+    "#41 move hand -> battlefield blocking #13 by #2\n",
+    '#13 control "Bob" until end-of-turn by #2\n',
+    '#15 play "Bob" from hand by #2\n',
+    '#2 resolve -> battlefield tapped attacking "Alice"\n',
+    'keyframe\n#13 battlefield "Bob" owner "Alice" tapped\nend\n',
+    "step cleanup\n",
 ]
 
 

@@ -195,3 +195,21 @@ async def test_keyframe_entries_offer_zones_and_player_values(client: LanguageCl
     assert "battlefield" in zones and "tap" not in zones
     values = labels(await complete_at(client, len(LINES), '"Bob" ', before=("keyframe",)))
     assert values == ["life", "library", "counters"]
+
+
+async def test_entering_offers_tapped_attacking_and_the_attacked(client: LanguageClient) -> None:
+    """Decisions 0020 and 0021: how a permanent enters, what it attacks, its owner."""
+    onto = labels(await complete_at(client, AFTER_CAST, "#10 move hand -> battlefield "))
+    assert {"tapped", "attacking", "blocking"} <= set(onto)
+    attacked = labels(
+        await complete_at(client, AFTER_CAST, "#10 move hand -> battlefield tapped attacking ")
+    )
+    assert '"Bob"' in attacked and "#9" in attacked
+    token = labels(
+        await complete_at(client, AFTER_CAST, '#20 new token "Soldier" battlefield "Alice" ')
+    )
+    assert {"owner", "tapped", "attacking", "by"} <= set(token)
+    control = labels(await complete_at(client, AFTER_CAST, '#9 control "Bob" '))
+    assert control == ["until", "by"]
+    durations = labels(await complete_at(client, AFTER_CAST, '#9 control "Bob" until '))
+    assert durations == ["end-of-turn", "end-of-combat", "next-turn", "leaves"]

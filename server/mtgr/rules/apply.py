@@ -14,6 +14,7 @@ from functools import singledispatch
 from mtgr.rules.state import (
     GONE,
     STEP_ORDER,
+    ControlEffect,
     Effect,
     GameObject,
     GameState,
@@ -154,20 +155,24 @@ def _moved(
     state = _untrack(state, obj)
     if obj.number in state.stack:
         state = replace(state, stack=tuple(n for n in state.stack if n != obj.number))
-    ceases = (obj.kind is ObjectKind.TOKEN and zone != "battlefield") or (
-        obj.kind in (ObjectKind.COPY, ObjectKind.ABILITY) and zone != "stack"
+    kind = obj.kind
+    if kind is ObjectKind.COPY and obj.zone == "stack" and zone == "battlefield":
+        kind = ObjectKind.TOKEN  # a copy of a permanent spell becomes a token (CR 608.3f)
+    ceases = (kind is ObjectKind.TOKEN and zone != "battlefield") or (
+        kind in (ObjectKind.COPY, ObjectKind.ABILITY) and zone != "stack"
     )
     new_zone = GONE if ceases else zone
     stays = obj.zone == zone == "battlefield"
     moved = replace(
-        obj,
+        _out_of_combat(obj) if not stays else obj,
+        kind=kind,
         zone=new_zone,
         controller=(controller or obj.controller or obj.owner)
         if new_zone in ("battlefield", "stack")
         else None,
         tapped=tapped if not stays else obj.tapped,
         counters=obj.counters if stays else (),
-        attacking=False,
+        control_effects=obj.control_effects if stays else (),
         last_moved=line,
         entered_moment=obj.entered_moment if stays else state.moment,
     )
@@ -178,6 +183,78 @@ def _moved(
         state = _track(state, moved, position)
     if new_zone == "battlefield" and obj.zone != "battlefield":
         state = replace(state, last_entered=obj.number)
+    if obj.zone == "battlefield" and not stays:
+        state = _end_control(state, lambda e: e.until == "leaves" and e.source == obj.number)
+    return state
+
+
+def _out_of_combat(obj: GameObject) -> GameObject:
+    """Removed from combat (CR 506.4): no longer attacking, blocked or blocking."""
+    if not (obj.attacking or obj.blocking or obj.blocked):
+        return obj
+    return replace(
+        obj,
+        attacking=False,
+        attack_target=None,
+        entered_attacking=False,
+        blocked=False,
+        blocking=(),
+    )
+
+
+def _end_combat(state: GameState) -> GameState:
+    """The combat phase ends: every creature leaves combat (CR 506.4, 511.3)."""
+    objects = state.objects
+    if any(o.attacking or o.blocking or o.blocked for o in objects.values()):
+        state = replace(state, objects={n: _out_of_combat(o) for n, o in objects.items()})
+    return state
+
+
+def _enter_in_combat(
+    state: GameState, number: int, combat: t.CombatEntry | None, tapped: bool
+) -> GameState:
+    """A permanent put onto the battlefield attacking or blocking (decision 0020): it is
+    attacking or blocking, but was never declared (CR 508.4)."""
+    obj = state.obj(number)
+    if combat is None or obj is None or obj.zone != "battlefield":
+        return state
+    target = combat.target
+    if combat.keyword.value == "attacking":
+        what = target.name if isinstance(target, t.PlayerRef) else target.number
+        return state.with_object(
+            replace(obj, attacking=True, attack_target=what, entered_attacking=True, tapped=tapped)
+        )
+    if not isinstance(target, t.ObjectRef):
+        return state
+    state = state.with_object(replace(obj, blocking=(*obj.blocking, target.number)))
+    blocked = state.obj(target.number)
+    if blocked is not None and blocked.attacking:
+        state = state.with_object(replace(blocked, blocked=True))
+    return state
+
+
+def _end_control(state: GameState, ends: Callable[[ControlEffect], bool]) -> GameState:
+    """Control-changing effects that end give control back to whoever had it before
+    (decision 0021; CR 613.1b): a later effect still in force keeps control instead."""
+    for obj in list(state.objects.values()):
+        if not obj.control_effects or not any(ends(e) for e in obj.control_effects):
+            continue
+        effects = list(obj.control_effects)
+        controller = obj.controller
+        i = len(effects) - 1
+        while i >= 0:
+            effect = effects[i]
+            if ends(effect):
+                if i == len(effects) - 1:
+                    controller = effect.previous
+                else:
+                    effects[i + 1] = replace(effects[i + 1], previous=effect.previous)
+                del effects[i]
+            i -= 1
+        updated = replace(obj, control_effects=tuple(effects), controller=controller)
+        if controller != obj.controller:
+            updated = _out_of_combat(updated)
+        state = state.with_object(updated)
     return state
 
 
@@ -465,12 +542,16 @@ def _(statement: t.New, state: GameState, line: LineId) -> GameState:
     if what == "copy" and statement.original is not None:
         original = state.obj(statement.original.number)
         name = original.name if original else None
+    controller = owner
+    if statement.owner is not None and zone == "battlefield":
+        owner = statement.owner.name  # `battlefield "P" owner "Q"` (decision 0021)
     obj = GameObject(
         number=statement.subject.number,
         kind=kind,
         name=name,
         owner=owner,
-        controller=owner if zone in ("battlefield", "stack") else None,
+        controller=controller if zone in ("battlefield", "stack") else None,
+        tapped=statement.tapped is not None and zone == "battlefield",
         zone=zone,
         introduced=line,
         introduced_zone=zone,
@@ -489,6 +570,7 @@ def _(statement: t.New, state: GameState, line: LineId) -> GameState:
         state = _place_known(state, obj, place.position)
     elif zone == "battlefield":
         state = replace(state, last_entered=obj.number)
+        state = _enter_in_combat(state, obj.number, statement.combat, obj.tapped)
     return state
 
 
@@ -511,6 +593,7 @@ def _(statement: t.Move, state: GameState, line: LineId) -> GameState:
         tapped=statement.tapped is not None,
         position=destination.position,
     )
+    state = _enter_in_combat(state, obj.number, statement.combat, statement.tapped is not None)
     if zone == "battlefield" and source != "battlefield" and state.last_entered != obj.number:
         # the line says it entered, even if it was already there (O203): its entering
         # counters may follow (P505)
@@ -572,15 +655,17 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
 def _(statement: t.Play, state: GameState, line: LineId) -> GameState:
     source = statement.source.zone.value if statement.source else "hand"
     obj = _named(_object(state, statement.subject.number, line, source, None), statement.name)
+    who = statement.player.name if statement.player else obj.owner
     state = _moved(
         state,
         obj,
         "battlefield",
         line,
         f"played from {source}",
+        controller=who,
         tapped=statement.tapped is not None,
     )
-    player = state.player(obj.owner or "")
+    player = state.player(who or "")
     if player is not None:
         state = state.with_player(replace(player, lands_played=player.lands_played + 1))
     return state
@@ -630,7 +715,11 @@ def _(statement: t.Leave, state: GameState, line: LineId) -> GameState:
     what = {"resolve": "resolved", "fizzle": "fizzled", "countered": "countered"}[verb]
     position = statement.destination.position if statement.destination else None
     what = f"{what} -> {zone}"
-    state = _moved(state, obj, zone, line, what, controller=obj.controller, position=position)
+    tapped = statement.tapped is not None
+    state = _moved(
+        state, obj, zone, line, what, controller=obj.controller, tapped=tapped, position=position
+    )
+    state = _enter_in_combat(state, obj.number, statement.combat, tapped)
     return replace(state, resolving=obj.number) if verb == "resolve" else state
 
 
@@ -648,7 +737,21 @@ def _(statement: t.Attack, state: GameState, line: LineId) -> GameState:
         _object(state, statement.subject.number, line, "battlefield", None), statement.name
     )
     tapped = obj.tapped or statement.untapped is None
-    return state.with_object(replace(obj, attacking=True, tapped=tapped))
+    defender = statement.defender
+    what = defender.name if isinstance(defender, t.PlayerRef) else defender.number
+    return state.with_object(replace(obj, attacking=True, attack_target=what, tapped=tapped))
+
+
+@_apply.register
+def _(statement: t.Block, state: GameState, line: LineId) -> GameState:
+    blocker = _object(state, statement.subject.number, line, "battlefield", None)
+    blocker = _named(blocker, statement.name)
+    number = statement.blocked.number
+    state = state.with_object(replace(blocker, blocking=(*blocker.blocking, number)))
+    attacker = state.obj(number)
+    if attacker is not None and attacker.attacking:  # CR 509.1h
+        state = state.with_object(replace(attacker, blocked=True))
+    return state
 
 
 @_apply.register
@@ -744,25 +847,43 @@ def _(statement: t.Effect, state: GameState, line: LineId) -> GameState:
 
 @_apply.register
 def _(statement: t.Control, state: GameState, line: LineId) -> GameState:
-    obj = _object(state, statement.subject.number, line, "battlefield", None)
+    obj = _named(
+        _object(state, statement.subject.number, line, "battlefield", None), statement.name
+    )
     controller = statement.controller.name
-    return state.with_object(replace(obj, controller=controller))
+    effects = obj.control_effects
+    source = _cause_object(statement)
+    if statement.until is not None and source is not None:
+        effect = ControlEffect(
+            statement.until.value, source, _controller_of(state, source), obj.controller, line
+        )
+        effects = (*effects, effect)
+    updated = replace(obj, controller=controller, control_effects=effects)
+    if controller != obj.controller:
+        updated = _out_of_combat(updated)  # CR 506.4
+    return state.with_object(updated)
 
 
 @_apply.register
 def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
     stage = Stage.GAP if state.stage is Stage.GAP else Stage.PLAYING
     players = tuple(replace(p, lands_played=0) for p in state.players)
-    objects = {
-        n: replace(o, attacking=False) if o.attacking else o for n, o in state.objects.items()
-    }
+    player = statement.player.name
+    state = _end_combat(state)
+    state = _end_control(
+        state,
+        lambda e: (
+            e.until in ("end-of-turn", "end-of-combat")
+            or (e.until == "next-turn" and e.holder == player)
+        ),
+    )
+    objects = state.objects
     effects = tuple(e for e in state.effects if e.until not in ("end-of-turn", "end-of-combat"))
     effects = tuple(
         e
         for e in effects
         if not (e.until == "next-turn" and _controller_of(state, e.source) == statement.player.name)
     )
-    player = statement.player.name
     if statement.cause is not None:
         normal = state.turn.normal_player  # an extra turn: the turn order goes on after it
     elif state.incomplete_since_turn or state.stage is Stage.GAP:
@@ -814,15 +935,13 @@ def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
     state = replace(state, turn=turn, moment=line, incomplete_since_step=False)
     if step == "end-of-combat" or (is_phase and name in ("main", "ending") and current >= 5):
         state = replace(
-            state,
-            objects={
-                n: replace(o, attacking=False) if o.attacking else o
-                for n, o in state.objects.items()
-            },
+            _end_combat(state),
             effects=tuple(e for e in state.effects if e.until != "end-of-combat"),
         )
+        state = _end_control(state, lambda e: e.until == "end-of-combat")
     if step == "cleanup":
         state = replace(state, effects=tuple(e for e in state.effects if e.until != "end-of-turn"))
+        state = _end_control(state, lambda e: e.until == "end-of-turn")
     return state
 
 
@@ -890,8 +1009,12 @@ def _(statement: t.SnapshotObject, state: GameState, line: LineId) -> GameState:
     obj = _object(state, number, line, zone, _player(place))
     controller = place.player.name if place.player and zone == "battlefield" else obj.controller
     counters = tuple(sorted((kind.value, count.value) for count, kind in statement.counters))
+    owner = obj.owner
+    if statement.owner is not None and zone == "battlefield":
+        owner = statement.owner.name
     updated = replace(
         obj,
+        owner=owner,
         zone=zone,
         controller=(controller or obj.owner) if zone in ("battlefield", "stack") else None,
         tapped=statement.tapped is not None,

@@ -41,6 +41,18 @@ class Stage(Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class ControlEffect:
+    """A control change that ends with a duration (decision 0021): who had control before
+    it, so that control goes back when it ends (CR 613.1b, 514.2)."""
+
+    until: str  # end-of-turn, end-of-combat, next-turn, leaves
+    source: int
+    holder: str | None  # the source's controller: "until your next turn" is theirs
+    previous: str | None
+    line: LineId
+
+
+@dataclass(frozen=True, slots=True)
 class GameObject:
     number: int
     kind: ObjectKind
@@ -56,6 +68,14 @@ class GameObject:
     tapped: bool = False
     counters: tuple[tuple[str, int], ...] = ()
     attacking: bool = False
+    # what it attacks (a player's name or a permanent's number); put onto the battlefield
+    # attacking rather than declared (decision 0020, CR 508.4); blocked; what it blocks
+    attack_target: str | int | None = None
+    entered_attacking: bool = False
+    blocked: bool = False
+    blocking: tuple[int, ...] = ()
+    # control-changing effects with a duration, oldest first (decision 0021)
+    control_effects: tuple[ControlEffect, ...] = ()
     last_moved: LineId | None = None
     entered_moment: LineId | None = None  # GameState.moment as it entered its current zone
     gone_by: str | None = None  # how a card went back to the untracked pool ("shuffled into ...")
@@ -69,6 +89,10 @@ class GameObject:
 
     def label(self) -> str:
         return f"#{self.number} ({self.name})" if self.name else f"#{self.number}"
+
+    @property
+    def in_combat(self) -> bool:
+        return self.attacking or bool(self.blocking)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,11 +12,26 @@ def object_line(obj: GameObject) -> str:
     if obj.tapped:
         parts.append("tapped")
     if obj.attacking:
-        parts.append("attacking")
+        parts.append(_attacking(obj))
+    if obj.blocked:
+        parts.append("blocked")
+    if obj.blocking:
+        parts.append("blocking " + " ".join(f"#{n}" for n in obj.blocking))
     parts.extend(f"{count} {kind}" for kind, count in obj.counters)
     if obj.controller and obj.owner and obj.controller != obj.owner:
-        parts.append(f"controlled by {obj.controller}")
+        parts.append(f"owned by {obj.owner}, controlled by {obj.controller}")
+    parts.extend(
+        f"control from #{e.source} until {e.until} (then {e.previous})" for e in obj.control_effects
+    )
     return ", ".join(parts)
+
+
+def _attacking(obj: GameObject) -> str:
+    target = obj.attack_target
+    what = f"attacking #{target}" if isinstance(target, int) else f"attacking {target}"
+    if target is None:
+        what = "attacking"
+    return what + (" (entered attacking)" if obj.entered_attacking else "")
 
 
 def player_line(state: GameState, player: PlayerState) -> str:

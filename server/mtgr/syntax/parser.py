@@ -136,6 +136,7 @@ _PLAYER_QUOTES = frozenset(
         "defender",
         "recipient",
         "agent",
+        "stated_owner",
     }
 )
 _WORD_TOKENS = frozenset(
@@ -213,6 +214,9 @@ _PART_RULES = frozenset(
         "k_hidden",
         "k_token",
         "k_copy",
+        "entered_attacking",
+        "entered_blocking",
+        "owner_clause",
     }
 )
 
@@ -470,7 +474,22 @@ def _new(b: _Builder) -> t.Statement:
         card=b.optional("card", b.text),
         original=b.optional("original", b.object_ref),
         place=b.place(b.one("place")),
+        owner=b.optional("owner_clause", b.player),
+        tapped=b.optional("entered_tapped", b.word),
+        combat=_combat(b),
     )
+
+
+def _combat(b: _Builder) -> t.CombatEntry | None:
+    """`attacking "P" | #M` or `blocking #M` (decision 0020)."""
+    for name, keyword, target in (
+        ("entered_attacking", "k_attacking", "defender"),
+        ("entered_blocking", "k_blocking", "blocked"),
+    ):
+        node = b.one(name)
+        if node is not None:
+            return t.CombatEntry(b.word(b.find(node, keyword)), b.reference(b.find(node, target)))
+    return None
 
 
 @_form("move_phrase")
@@ -481,6 +500,7 @@ def _move(b: _Builder) -> t.Statement:
         destination=b.place(b.one("destination")),
         kind=b.optional("kind", b.word),
         tapped=b.optional("entered_tapped", b.word),
+        combat=_combat(b),
     )
 
 
@@ -508,6 +528,7 @@ def _cast(b: _Builder) -> t.Statement:
 def _play(b: _Builder) -> t.Statement:
     return t.Play(
         **b.object_common(),
+        player=b.optional("caster", b.player),
         source=b.optional("cast_from", b.place),
         tapped=b.optional("entered_tapped", b.word),
     )
@@ -553,7 +574,12 @@ def _pay(b: _Builder) -> t.Statement:
 
 @_form("resolve_phrase", "fizzle_phrase", "countered_phrase")
 def _leave(b: _Builder) -> t.Statement:
-    return t.Leave(**b.object_common(), destination=b.optional("leave_to", b.place))
+    return t.Leave(
+        **b.object_common(),
+        destination=b.optional("leave_to", b.place),
+        tapped=b.optional("entered_tapped", b.word),
+        combat=_combat(b),
+    )
 
 
 @_form("tap_phrase", "untap_phrase")
@@ -605,7 +631,11 @@ def _effect(b: _Builder) -> t.Statement:
 
 @_form("control_phrase")
 def _control(b: _Builder) -> t.Statement:
-    return t.Control(**b.object_common(), controller=b.player(b.one("new_controller")))
+    return t.Control(
+        **b.object_common(),
+        controller=b.player(b.one("new_controller")),
+        until=b.optional("effect_until", lambda n: b.word(b.find(n, "duration"))),
+    )
 
 
 @_form("snapshot_object_phrase")
@@ -620,6 +650,7 @@ def _snapshot_object(b: _Builder) -> t.Statement:
     return t.SnapshotObject(
         **fields,
         place=place,
+        owner=b.optional("owner_clause", b.player),
         tapped=b.optional("snapshot_tapped", b.word),
         counters=counters,
     )

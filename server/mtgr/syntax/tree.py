@@ -88,6 +88,15 @@ class Place:
 
 
 @dataclass(frozen=True, slots=True)
+class CombatEntry:
+    """`attacking "P" | #M` or `blocking #M` on a line that puts a creature onto the
+    battlefield in combat (decision 0020): the keyword and what it attacks or blocks."""
+
+    keyword: Word
+    target: ObjectRef | PlayerRef
+
+
+@dataclass(frozen=True, slots=True)
 class LifeCost:
     amount: Number
     span: Span
@@ -177,6 +186,9 @@ class New(ObjectStatement):
     card: Text | None = None
     original: ObjectRef | None = None
     place: Place
+    owner: PlayerRef | None = None  # `owner "Q"`: on the battlefield, when not the controller
+    tapped: Word | None = None
+    combat: CombatEntry | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -185,6 +197,7 @@ class Move(ObjectStatement):
     destination: Place
     kind: Word | None = None
     tapped: Word | None = None
+    combat: CombatEntry | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -206,6 +219,7 @@ class Cast(ObjectStatement):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Play(ObjectStatement):
+    player: PlayerRef | None = None  # who plays it, written when not its owner
     source: Place | None = None
     tapped: Word | None = None
 
@@ -237,6 +251,8 @@ class Leave(ObjectStatement):
     """`resolve`, `fizzle` or `countered by`: an object leaves the stack."""
 
     destination: Place | None = None
+    tapped: Word | None = None  # a permanent spell that resolves onto the battlefield tapped
+    combat: CombatEntry | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -277,6 +293,7 @@ class Effect(ObjectStatement):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Control(ObjectStatement):
     controller: PlayerRef
+    until: Word | None = None  # when the control-changing effect ends (decision 0021)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -284,6 +301,7 @@ class SnapshotObject(ObjectStatement):
     """A keyframe entry: where an object is, tapped or not, with which counters."""
 
     place: Place
+    owner: PlayerRef | None = None
     tapped: Word | None = None
     counters: tuple[tuple[Number, Word], ...] = ()
 
@@ -399,6 +417,8 @@ def _collect_references(statement: Statement) -> tuple[ObjectRef | PlayerRef, ..
                 found.append(item.agent)
             elif kind is Place and item.player is not None:
                 found.append(item.player)
+            elif kind is CombatEntry:
+                found.append(item.target)
             # anything else holds no reference: a word, a number, (count, kind) pairs
     if len(found) > 1:
         found.sort(key=_start)

@@ -2,8 +2,8 @@
 
 ## What it flags
 Outside a gap, each fact of a keyframe that differs from the rebuilt state: an object's
-zone, its controller (on the battlefield or the stack) or owner (elsewhere), its
-position in a library, tapped or untapped, its counters; a player's life, library size
+zone, its controller (on the battlefield or the stack) or owner (elsewhere), on the
+battlefield its owner (`owner "Q"`, written when it is not the controller), its position in a library, tapped or untapped, its counters; a player's life, library size
 or counters. At `end`, each object in a hand, on the battlefield, in a graveyard, in
 exile, on the stack or in the command zone, and each tracked library card, that the
 keyframe leaves out, and each player's life, tracked library size and counters that it
@@ -39,6 +39,8 @@ end
 - Decision 0015 item 6: a keyframe after normal play must match the rebuilt state exactly; each
   difference is an error.
 - Decision 0015 item 5: a keyframe lists every tracked object that exists.
+- Decision 0021 item 4: a keyframe entry on the battlefield names the owner after `owner` when
+  it is not the controller.
 - CR 400.1: "A zone is a place where objects can be during a game."
 - CR 110.5: "A permanent's status is its physical state."
 """
@@ -53,7 +55,7 @@ RULE = define(
     "F901",
     "Keyframe disagrees with the rebuilt state",
     severity=Severity.ERROR,
-    decisions=("0015.6", "0015.5", "0019.8"),
+    decisions=("0015.6", "0015.5", "0019.8", "0021.4"),
     cr=("400.1", "110.5"),
     doc=__doc__,
 )
@@ -103,6 +105,8 @@ def check_object(ctx: Context, statement: t.Statement) -> None:
                 place.player.span,
                 related=ctx.where(obj),
             )
+    if zone == "battlefield":
+        _check_owner(ctx, statement, obj)
     if zone == "library" and place.position is not None:
         _check_position(ctx, statement, obj)
     if zone == "battlefield" and obj.tapped != (statement.tapped is not None):
@@ -115,6 +119,31 @@ def check_object(ctx: Context, statement: t.Statement) -> None:
             related=ctx.where(obj),
         )
     _check_counters(ctx, statement, obj)
+
+
+def _check_owner(ctx: Context, statement: t.SnapshotObject, obj: GameObject) -> None:
+    """On the battlefield the place names the controller; `owner "Q"` the owner when it
+    differs (decision 0021 item 4)."""
+    if obj.owner is None:
+        return
+    stated = statement.owner
+    if stated is not None:
+        if stated.name != obj.owner:
+            ctx.report(
+                RULE,
+                f"the keyframe says {stated.name} owns {obj.label()}, but its owner is {obj.owner}",
+                stated.span,
+                related=ctx.where(obj),
+            )
+        return
+    if obj.controller is not None and obj.controller != obj.owner:
+        ctx.report(
+            RULE,
+            f"{obj.label()} is {obj.owner}'s, controlled by {obj.controller}: add "
+            f'`owner "{obj.owner}"`',
+            statement.place.span,
+            related=ctx.where(obj),
+        )
 
 
 def _name(place: t.Place) -> str | None:

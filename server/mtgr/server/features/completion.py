@@ -62,6 +62,7 @@ KINDS = ("discard", "sacrifice", "destroy", "mill")
 NEW_WHAT = ("card", "hidden", "token", "copy")
 CAST_MODES = ("dash", "flashback", "kicker", "evoke", "escape", "adventure", "foretell")
 DURATIONS = ("end-of-turn", "end-of-combat", "next-turn", "leaves")
+ENTERING = ("tapped", "attacking", "blocking")  # how a permanent enters (decision 0020)
 HEADER_KEYWORDS = ("mtgr", "title", "rules", "player", "perspective", "start")
 STRUCTURE_KEYWORDS = ("turn", "phase", "step", "keyframe", "end", "incomplete", "game")
 _CARD_NAME_AFTER = frozenset({"card", "token", "identify"})
@@ -343,6 +344,17 @@ def _after_object(
         out.objects(state, _permanents(state), "replacement effect")
     elif last == "as":
         out.keywords(KINDS, "kind of move")
+    elif last == "attacking":  # entering in combat (decision 0020)
+        controller = obj.controller if obj else None
+        out.players((p for p in state.player_names() if p != controller), "attacked player")
+        out.objects(state, _permanents(state), "attacked planeswalker or battle")
+    elif last in ("blocking", "block"):
+        attackers = [o for o in state.in_zone("battlefield") if o.attacking]
+        out.objects(state, attackers, "attacking")
+    elif last == "owner":
+        out.players(state.player_names(), "owner")
+    elif last == "until":
+        out.keywords(DURATIONS, "duration")
     elif last == "->":
         source = rest[1] if verb == "move" and len(rest) > 1 else None
         if verb == "damage":
@@ -368,15 +380,17 @@ def _after_object(
         controller = obj.controller if obj else None
         out.players((p for p in state.player_names() if p != controller), "defending player")
         out.keywords(["untapped"])
-    elif verb == "block":
-        attackers = [o for o in state.in_zone("battlefield") if o.attacking]
-        out.objects(state, attackers, "attacking")
     elif verb == "damage" and len(rest) == 2:
         out.keywords(["->"])
     elif verb == "cast":
         out.keywords(("from", *CAST_MODES, "by"))
     elif verb in ("resolve", "fizzle") and len(rest) == 1:
         out.keywords(["->"])
+    elif verb == "resolve" and "battlefield" in rest:
+        out.keywords(ENTERING, "how it enters")
+    elif verb == "play" and len(rest) == 1:
+        out.keywords(["from", "tapped", "by"])
+        out.players(state.player_names(), "the player who plays it, when not its owner")
     elif verb == "countered" and len(rest) == 1:
         out.keywords(["by"])
     elif verb == "effect" and len(rest) >= 2:
@@ -388,6 +402,8 @@ def _after_object(
             out.keywords(["on", "until"])
     elif verb == "control" and len(rest) == 1:
         out.players(state.player_names(), "new controller")
+    elif verb == "control":
+        out.keywords(["until", "by"])
     else:
         out.keywords(["by", "replacement"])
 
@@ -411,7 +427,7 @@ def _after_move(out: Offers, state: GameState, obj: GameObject | None, parts: li
     elif "->" not in parts:
         out.keywords(["->"])
     else:
-        out.keywords(["as", "tapped", "by", "top", "bottom"])
+        out.keywords(["as", *ENTERING, "by", "top", "bottom"])
         out.players(state.player_names())
 
 
@@ -423,6 +439,8 @@ def _after_new(out: Offers, state: GameState, parts: list[str]) -> None:
     elif parts[-1] in ZONES:
         out.players(state.player_names(), "owner or controller")
         out.keywords(["top", "bottom", "by"])
+    elif "battlefield" in parts:  # after the controller: how it enters, who owns it
+        out.keywords(["owner", *ENTERING, "by"])
     else:
         out.zones(ZONES)
 
