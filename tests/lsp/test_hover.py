@@ -29,6 +29,8 @@ phase main
 #10 cast
 #10 resolve -> battlefield
 #10 effect "Jötun Grunt\u2019s upkeep: two cards from a graveyard" on #10 until leaves
+#10 control "Bob" until end-of-turn by #10
+#12 new token "Soldier" battlefield "Bob" owner "Alice" tapped by #10
 """
 )
 LINES = GAME.splitlines()
@@ -203,3 +205,18 @@ async def test_card_name_string_shows_its_object(client: LanguageClient) -> None
     text = await hover(client, 28, '"Dandân"', len('"Dandân'))
     assert "**#11** Dandân (Alice's)" in text
     assert "drawn at line 29" in text
+
+
+async def test_control_until_and_owner_show_their_decisions_and_state(
+    client: LanguageClient,
+) -> None:
+    """Decision 0021: the control effect that will end, the owner of another's permanent."""
+    control = LINES.index('#10 control "Bob" until end-of-turn by #10')
+    text = await hover(client, control, "#10", 1)
+    assert "controller: Bob" in text
+    assert "until end-of-turn, then Alice" in text
+    token = control + 1
+    owner = await hover(client, token, "owner", 1)
+    assert "0021" in owner and "item 4" in owner and "110.2" in owner
+    soldier = await hover(client, token, "#12", 1)
+    assert "owner: Alice, controller: Bob" in soldier

@@ -159,6 +159,16 @@ def object_hover(document: OpenDocument, line: int, number: int) -> str:
         rows.append(f"- introduced{hidden} at line {introduced + 1} in {obj.introduced_zone}")
     if obj.counters:
         rows.append("- counters: " + ", ".join(f"{n} {k}" for k, n in obj.counters))
+    if obj.attacking:
+        entered = ", put onto the battlefield attacking" if obj.entered_attacking else ""
+        target = f" {obj.attack_target}" if isinstance(obj.attack_target, str) else ""
+        if isinstance(obj.attack_target, int):
+            target = f" #{obj.attack_target}"
+        rows.append(f"- attacking{target}{entered}" + (", blocked" if obj.blocked else ""))
+    if obj.blocking:
+        rows.append("- blocking " + ", ".join(f"#{n}" for n in obj.blocking))
+    for effect in obj.control_effects:
+        rows.append(f"- control from #{effect.source} until {effect.until}, then {effect.previous}")
     events = history(document, number, introduced or 0, line)
     if events:
         rows.append("- history: " + "; ".join(events))
