@@ -185,6 +185,8 @@ OBJECT_VERBS = [
     "counters",
     "effect",
     "control",
+    "attach",
+    "unattach",
 ]
 PLAYER_VERBS = [
     "draw",
@@ -216,7 +218,7 @@ STRUCTURE = [
     "end",
 ]
 OBJECT_KINDS = ["card", "hidden", "token", "copy"]  # after `new`: storage.type.object
-MODIFIERS = ["tapped", "untapped", "attacking", "blocking"]  # storage.modifier.<word>
+MODIFIERS = ["tapped", "untapped", "attacking", "blocking", "attached"]  # storage.modifier.<word>
 KEYWORDS = [
     "of",
     "as",
@@ -402,7 +404,8 @@ def build(peg_text: str) -> Json:
                 END,
                 cap("", f"(?:{WS}(?:{OBJECT}|{STRING}){END})*", patterns=("object", "player")),
             ),
-            match(START, verb(["attack", "control", "play"]), WS, player(), END),
+            match(START, verb(["attack", "control", "play", "attach"]), WS, player(), END),
+            match(START, tok(f"storage.modifier.attached{S}", "attached"), WS, player(), END),
             # `attacking "P"` as a permanent enters (decision 0020), `owner "Q"` (0021)
             match(START, tok(f"storage.modifier.attacking{S}", "attacking"), WS, player(), END),
             match(START, keyword("owner"), WS, player(), END),

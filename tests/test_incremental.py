@@ -86,6 +86,11 @@ SNIPPETS = [
     '#2 resolve -> battlefield tapped attacking "Alice"\n',
     'keyframe\n#13 battlefield "Bob" owner "Alice" tapped\nend\n',
     "step cleanup\n",
+    # decision 0023: attachments
+    "#13 attach #8 by #2\n",
+    "#13 unattach by #2\n",
+    "#2 resolve -> battlefield attached #13\n",
+    "#8 move battlefield -> graveyard by sba\n",
 ]
 
 

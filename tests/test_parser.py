@@ -31,7 +31,9 @@ FORMS: dict[str, tuple[str, type]] = {
     "damage_phrase": ('#30 damage 2 -> "Bob"', t.Damage),
     "counters_phrase": ("#16 counters +1 luck by #16", t.ObjectCounters),
     "effect_phrase": ('#60 effect "+3/+3" on #12 until end-of-turn', t.Effect),
-    "control_phrase": ('#12 control "Bob" by #61', t.Control),
+    "control_phrase": ('#12 control "Bob" until end-of-turn by #61', t.Control),
+    "attach_phrase": ("#40 attach #12 by #41", t.Attach),
+    "unattach_phrase": ("#40 unattach by sba", t.Attach),
     "snapshot_object_phrase": (
         '#41 battlefield "Alice" tapped counters 3 loyalty',
         t.SnapshotObject,
@@ -253,3 +255,27 @@ def test_nothing_raises(line: str) -> None:
     assert (parsed.statement is None) or (parsed.error is None)
     if parsed.error:
         assert 0 <= parsed.error.span.start <= parsed.error.span.end <= len(line)
+
+
+def test_entering_tapped_attached_attacking_and_owner_are_parts_with_columns() -> None:
+    """Decisions 0020, 0021 and 0023: how a permanent enters, and whose it is."""
+    line = '#23 new token "Role" battlefield "Alice" owner "Bob" tapped attached #12 by #22'
+    statement = parse_line(line).statement
+    assert isinstance(statement, t.New)
+    assert statement.owner is not None and statement.owner.name == "Bob"
+    assert statement.tapped is not None and statement.tapped.value == "tapped"
+    assert isinstance(statement.attached, t.ObjectRef) and statement.attached.number == 12
+    assert line[statement.attached.span.start : statement.attached.span.end] == "#12"
+    move = parse_line('#5 move hand -> battlefield tapped attacking "Bob" by #60').statement
+    assert isinstance(move, t.Move) and move.combat is not None
+    assert move.combat.keyword.value == "attacking"
+    assert isinstance(move.combat.target, t.PlayerRef) and move.combat.target.name == "Bob"
+    assert [r.span.start for r in move.references] == sorted(r.span.start for r in move.references)
+    assert "Bob" in [r.name for r in move.players]
+    play = parse_line('#5 play "Alice" from exile by #57').statement
+    assert isinstance(play, t.Play) and play.player is not None and play.player.name == "Alice"
+    control = parse_line('#7 control "Alice" until end-of-turn by #55').statement
+    assert isinstance(control, t.Control) and control.until is not None
+    assert control.until.value == "end-of-turn"
+    # the cause stands last: `until` after it does not parse
+    assert parse_line('#7 control "Alice" by #55 until end-of-turn').error is not None

@@ -213,3 +213,11 @@ async def test_entering_offers_tapped_attacking_and_the_attacked(client: Languag
     assert control == ["until", "by"]
     durations = labels(await complete_at(client, AFTER_CAST, '#9 control "Bob" until '))
     assert durations == ["end-of-turn", "end-of-combat", "next-turn", "leaves"]
+
+
+async def test_attach_offers_permanents_and_players(client: LanguageClient) -> None:
+    """Decision 0023: attach and unattach for a permanent; what it may be attached to."""
+    verbs = labels(await complete_at(client, AFTER_CAST, "#9 "))
+    assert "attach" in verbs and "unattach" in verbs
+    hosts = labels(await complete_at(client, AFTER_CAST, "#9 attach "))
+    assert '"Bob"' in hosts and "#9" not in hosts

@@ -31,6 +31,7 @@ phase main
 #10 effect "Jötun Grunt\u2019s upkeep: two cards from a graveyard" on #10 until leaves
 #10 control "Bob" until end-of-turn by #10
 #12 new token "Soldier" battlefield "Bob" owner "Alice" tapped by #10
+#13 new token "Monster Role" battlefield "Bob" attached #12 by #10
 """
 )
 LINES = GAME.splitlines()
@@ -220,3 +221,11 @@ async def test_control_until_and_owner_show_their_decisions_and_state(
     assert "0021" in owner and "item 4" in owner and "110.2" in owner
     soldier = await hover(client, token, "#12", 1)
     assert "owner: Alice, controller: Bob" in soldier
+
+
+async def test_attachments_show_on_both_permanents(client: LanguageClient) -> None:
+    """Decision 0023 item 6: what is attached to a permanent, and to what it is attached."""
+    role = LINES.index('#13 new token "Monster Role" battlefield "Bob" attached #12 by #10')
+    assert "attached to #12" in await hover(client, role, "#13", 1)
+    assert "with #13 (Monster Role) attached" in await hover(client, role, "#12", 1)
+    assert "0023" in await hover(client, role, "attached", 1)

@@ -185,7 +185,41 @@ def _moved(
         state = replace(state, last_entered=obj.number)
     if obj.zone == "battlefield" and not stays:
         state = _end_control(state, lambda e: e.until == "leaves" and e.source == obj.number)
+    if not stays:
+        state = _detach(state, obj.number)
     return state
+
+
+def _attached(state: GameState, number: int, host: t.ObjectRef | t.PlayerRef | None) -> GameState:
+    """Attaches an object to a permanent or player, or unattaches it (decision 0023)."""
+    obj = state.obj(number)
+    if obj is None:
+        return state
+    value = None if host is None else host.number if isinstance(host, t.ObjectRef) else host.name
+    state = state.with_object(replace(obj, attached_to=value, detached=False))
+    if value is None:
+        return replace(state, attached=state.attached - {number})
+    return replace(state, attached=state.attached | {number})
+
+
+def _detach(state: GameState, leaving: int) -> GameState:
+    """An object changed zones: it is attached to nothing any more, and what was attached
+    to it becomes unattached (CR 701.3d), an Aura then to be put into its owner's
+    graveyard and an Equipment or Fortification to stay (CR 704.5m, 704.5n)."""
+    if not state.attached:
+        return state
+    left = set()
+    for number in state.attached:
+        obj = state.obj(number)
+        if obj is None:
+            left.add(number)
+        elif number == leaving:
+            state = state.with_object(replace(obj, attached_to=None, detached=False))
+            left.add(number)
+        elif obj.attached_to == leaving:
+            state = state.with_object(replace(obj, attached_to=None, detached=True))
+            left.add(number)
+    return replace(state, attached=state.attached - left) if left else state
 
 
 def _out_of_combat(obj: GameObject) -> GameObject:
@@ -571,6 +605,8 @@ def _(statement: t.New, state: GameState, line: LineId) -> GameState:
     elif zone == "battlefield":
         state = replace(state, last_entered=obj.number)
         state = _enter_in_combat(state, obj.number, statement.combat, obj.tapped)
+        if statement.attached is not None:
+            state = _attached(state, obj.number, statement.attached)
     return state
 
 
@@ -594,6 +630,8 @@ def _(statement: t.Move, state: GameState, line: LineId) -> GameState:
         position=destination.position,
     )
     state = _enter_in_combat(state, obj.number, statement.combat, statement.tapped is not None)
+    if statement.attached is not None and zone == "battlefield":
+        state = _attached(state, obj.number, statement.attached)
     if zone == "battlefield" and source != "battlefield" and state.last_entered != obj.number:
         # the line says it entered, even if it was already there (O203): its entering
         # counters may follow (P505)
@@ -720,6 +758,8 @@ def _(statement: t.Leave, state: GameState, line: LineId) -> GameState:
         state, obj, zone, line, what, controller=obj.controller, tapped=tapped, position=position
     )
     state = _enter_in_combat(state, obj.number, statement.combat, tapped)
+    if statement.attached is not None and zone == "battlefield":
+        state = _attached(state, obj.number, statement.attached)  # an Aura spell (CR 608.3c)
     return replace(state, resolving=obj.number) if verb == "resolve" else state
 
 
@@ -865,6 +905,15 @@ def _(statement: t.Control, state: GameState, line: LineId) -> GameState:
 
 
 @_apply.register
+def _(statement: t.Attach, state: GameState, line: LineId) -> GameState:
+    obj = _named(
+        _object(state, statement.subject.number, line, "battlefield", None), statement.name
+    )
+    state = state.with_object(obj)
+    return _attached(state, obj.number, statement.host)
+
+
+@_apply.register
 def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
     stage = Stage.GAP if state.stage is Stage.GAP else Stage.PLAYING
     players = tuple(replace(p, lands_played=0) for p in state.players)
@@ -994,6 +1043,7 @@ def _settle_gap(state: GameState, line: LineId) -> GameState:
         stack=stack,
         stage=stage,
         gap_line=None,
+        attached=frozenset(n for n in state.attached if n in state.keyframe_seen),
         players=tuple(players),
     )
 
@@ -1027,6 +1077,8 @@ def _(statement: t.SnapshotObject, state: GameState, line: LineId) -> GameState:
         state = replace(state, stack=(*state.stack, number))
     if zone == "library":
         state = _place_known(state, updated, place.position)
+    if zone == "battlefield" or updated.attached_to is not None:
+        state = _attached(state, number, statement.attached if zone == "battlefield" else None)
     return state
 
 

@@ -76,6 +76,10 @@ class GameObject:
     blocking: tuple[int, ...] = ()
     # control-changing effects with a duration, oldest first (decision 0021)
     control_effects: tuple[ControlEffect, ...] = ()
+    # what it is attached to (a permanent's number or a player's name, decision 0023), and
+    # whether it became unattached because that left the battlefield (CR 704.5m, 704.5n)
+    attached_to: int | str | None = None
+    detached: bool = False
     last_moved: LineId | None = None
     entered_moment: LineId | None = None  # GameState.moment as it entered its current zone
     gone_by: str | None = None  # how a card went back to the untracked pool ("shuffled into ...")
@@ -240,6 +244,7 @@ class GameState:
     declared: tuple[str, ...] = ()  # players declared by `player` lines
     resolving: int | None = None  # the object that resolved last, while its resolution goes on
     hidden_this_step: frozenset[int] = frozenset()  # `new hidden` since the last turn, phase, step
+    attached: frozenset[int] = frozenset()  # objects attached to something (decision 0023)
 
     # -- lookups
     def player(self, name: str) -> PlayerState | None:
@@ -267,6 +272,11 @@ class GameState:
             for o in self.objects.values()
             if o.zone == "hand" and o.hidden and o.owner == owner
         )
+
+    def attachments_of(self, host: int | str) -> list[GameObject]:
+        """What is attached to a permanent or player, by number."""
+        found = (self.objects[n] for n in self.attached if n in self.objects)
+        return sorted((o for o in found if o.attached_to == host), key=lambda o: o.number)
 
     def top_of_stack(self) -> int | None:
         return self.stack[-1] if self.stack else None

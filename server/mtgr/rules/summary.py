@@ -5,7 +5,7 @@ from __future__ import annotations
 from mtgr.rules.state import GONE, ZONES, GameObject, GameState, PlayerState
 
 
-def object_line(obj: GameObject) -> str:
+def object_line(obj: GameObject, state: GameState | None = None) -> str:
     parts = [obj.label() if obj.name else f"#{obj.number} (hidden)"]
     if obj.kind.value != "card":
         parts.append(obj.kind.value)
@@ -23,7 +23,23 @@ def object_line(obj: GameObject) -> str:
     parts.extend(
         f"control from #{e.source} until {e.until} (then {e.previous})" for e in obj.control_effects
     )
+    parts.extend(attachment_words(obj, state))
     return ", ".join(parts)
+
+
+def attachment_words(obj: GameObject, state: GameState | None) -> list[str]:
+    """What it is attached to, what is attached to it (decision 0023 item 6)."""
+    words = []
+    host = obj.attached_to
+    if host is not None:
+        words.append(f"attached to #{host}" if isinstance(host, int) else f"attached to {host}")
+    elif obj.detached:
+        words.append("unattached (what it was attached to left)")
+    if state is not None and state.attached:
+        attached = state.attachments_of(obj.number)
+        if attached:
+            words.append("with " + ", ".join(o.label() for o in attached) + " attached")
+    return words
 
 
 def _attacking(obj: GameObject) -> str:
@@ -38,6 +54,9 @@ def player_line(state: GameState, player: PlayerState) -> str:
     hand = len(state.in_zone("hand", player.name))
     library = "?" if player.library.size is None else str(player.library.size)
     counters = "".join(f", {count} {kind}" for kind, count in player.counters)
+    attached = state.attachments_of(player.name) if state.attached else []
+    if attached:
+        counters += ", with " + ", ".join(o.label() for o in attached) + " attached"
     lost = " (lost)" if player.lost else ""
     return f"{player.name}: life {player.life}{counters}, hand {hand}, library {library}{lost}"
 
@@ -80,7 +99,7 @@ def render_state(state: GameState) -> str:
             if objects or tracked:
                 out.append("")
                 out.append(f"{zone.capitalize()} of {player.name}:")
-                out.extend(tracked or [f"  {object_line(o)}" for o in objects])
+                out.extend(tracked or [f"  {object_line(o, state)}" for o in objects])
     if state.effects:
         out.append("")
         out.append("Lasting effects:")

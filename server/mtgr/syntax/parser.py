@@ -137,6 +137,7 @@ _PLAYER_QUOTES = frozenset(
         "recipient",
         "agent",
         "stated_owner",
+        "host",
     }
 )
 _WORD_TOKENS = frozenset(
@@ -217,6 +218,8 @@ _PART_RULES = frozenset(
         "entered_attacking",
         "entered_blocking",
         "owner_clause",
+        "entered_attached",
+        "host",
     }
 )
 
@@ -476,6 +479,7 @@ def _new(b: _Builder) -> t.Statement:
         place=b.place(b.one("place")),
         owner=b.optional("owner_clause", b.player),
         tapped=b.optional("entered_tapped", b.word),
+        attached=b.optional("entered_attached", b.reference),
         combat=_combat(b),
     )
 
@@ -500,6 +504,7 @@ def _move(b: _Builder) -> t.Statement:
         destination=b.place(b.one("destination")),
         kind=b.optional("kind", b.word),
         tapped=b.optional("entered_tapped", b.word),
+        attached=b.optional("entered_attached", b.reference),
         combat=_combat(b),
     )
 
@@ -578,6 +583,7 @@ def _leave(b: _Builder) -> t.Statement:
         **b.object_common(),
         destination=b.optional("leave_to", b.place),
         tapped=b.optional("entered_tapped", b.word),
+        attached=b.optional("entered_attached", b.reference),
         combat=_combat(b),
     )
 
@@ -638,6 +644,11 @@ def _control(b: _Builder) -> t.Statement:
     )
 
 
+@_form("attach_phrase", "unattach_phrase")
+def _attach(b: _Builder) -> t.Statement:
+    return t.Attach(**b.object_common(), host=b.optional("host", b.reference))
+
+
 @_form("snapshot_object_phrase")
 def _snapshot_object(b: _Builder) -> t.Statement:
     counters = tuple(
@@ -652,6 +663,7 @@ def _snapshot_object(b: _Builder) -> t.Statement:
         place=place,
         owner=b.optional("owner_clause", b.player),
         tapped=b.optional("snapshot_tapped", b.word),
+        attached=b.optional("entered_attached", b.reference),
         counters=counters,
     )
 

@@ -188,6 +188,7 @@ class New(ObjectStatement):
     place: Place
     owner: PlayerRef | None = None  # `owner "Q"`: on the battlefield, when not the controller
     tapped: Word | None = None
+    attached: ObjectRef | PlayerRef | None = None  # `attached #M | "P"` (decision 0023)
     combat: CombatEntry | None = None
 
 
@@ -197,6 +198,7 @@ class Move(ObjectStatement):
     destination: Place
     kind: Word | None = None
     tapped: Word | None = None
+    attached: ObjectRef | PlayerRef | None = None
     combat: CombatEntry | None = None
 
 
@@ -252,6 +254,7 @@ class Leave(ObjectStatement):
 
     destination: Place | None = None
     tapped: Word | None = None  # a permanent spell that resolves onto the battlefield tapped
+    attached: ObjectRef | PlayerRef | None = None  # an Aura spell (CR 608.3c)
     combat: CombatEntry | None = None
 
 
@@ -297,12 +300,20 @@ class Control(ObjectStatement):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Attach(ObjectStatement):
+    """`attach #M | "P"` or `unattach` (decision 0023); `host` is None for `unattach`."""
+
+    host: ObjectRef | PlayerRef | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SnapshotObject(ObjectStatement):
     """A keyframe entry: where an object is, tapped or not, with which counters."""
 
     place: Place
     owner: PlayerRef | None = None
     tapped: Word | None = None
+    attached: ObjectRef | PlayerRef | None = None
     counters: tuple[tuple[Number, Word], ...] = ()
 
 

@@ -3,7 +3,8 @@
 ## What it flags
 Outside a gap, each fact of a keyframe that differs from the rebuilt state: an object's
 zone, its controller (on the battlefield or the stack) or owner (elsewhere), on the
-battlefield its owner (`owner "Q"`, written when it is not the controller), its position in a library, tapped or untapped, its counters; a player's life, library size
+battlefield its owner (`owner "Q"`, written when it is not the controller) and what it is
+attached to (`attached #M`), its position in a library, tapped or untapped, its counters; a player's life, library size
 or counters. At `end`, each object in a hand, on the battlefield, in a graveyard, in
 exile, on the stack or in the command zone, and each tracked library card, that the
 keyframe leaves out, and each player's life, tracked library size and counters that it
@@ -41,6 +42,7 @@ end
 - Decision 0015 item 5: a keyframe lists every tracked object that exists.
 - Decision 0021 item 4: a keyframe entry on the battlefield names the owner after `owner` when
   it is not the controller.
+- Decision 0023 item 5: a keyframe entry shows what a permanent is attached to.
 - CR 400.1: "A zone is a place where objects can be during a game."
 - CR 110.5: "A permanent's status is its physical state."
 """
@@ -55,7 +57,7 @@ RULE = define(
     "F901",
     "Keyframe disagrees with the rebuilt state",
     severity=Severity.ERROR,
-    decisions=("0015.6", "0015.5", "0019.8", "0021.4"),
+    decisions=("0015.6", "0015.5", "0019.8", "0021.4", "0023.5"),
     cr=("400.1", "110.5"),
     doc=__doc__,
 )
@@ -107,6 +109,7 @@ def check_object(ctx: Context, statement: t.Statement) -> None:
             )
     if zone == "battlefield":
         _check_owner(ctx, statement, obj)
+        _check_attached(ctx, statement, obj)
     if zone == "library" and place.position is not None:
         _check_position(ctx, statement, obj)
     if zone == "battlefield" and obj.tapped != (statement.tapped is not None):
@@ -144,6 +147,30 @@ def _check_owner(ctx: Context, statement: t.SnapshotObject, obj: GameObject) -> 
             statement.place.span,
             related=ctx.where(obj),
         )
+
+
+def _check_attached(ctx: Context, statement: t.SnapshotObject, obj: GameObject) -> None:
+    shown = statement.attached
+    value = None
+    if shown is not None:
+        value = shown.number if isinstance(shown, t.ObjectRef) else shown.name
+    if value == obj.attached_to:
+        return
+    rebuilt = obj.attached_to
+    now = (
+        "attached to nothing"
+        if rebuilt is None
+        else f"attached to #{rebuilt}"
+        if isinstance(rebuilt, int)
+        else f'attached to "{rebuilt}"'
+    )
+    fix = "leave out `attached`" if rebuilt is None else f"write `{now.replace(' to', '')}`"
+    ctx.report(
+        RULE,
+        f"{obj.label()} is {now} after the lines above: {fix}",
+        shown.span if shown is not None else statement.place.span,
+        related=ctx.where(obj),
+    )
 
 
 def _name(place: t.Place) -> str | None:

@@ -2,7 +2,7 @@
 
 ## What it flags
 A line with no `by` that needs one: a move, a life change, counters, a reveal, a
-search or shuffle, a control change, a new token or copy, a tap, an untap outside the
+search or shuffle, a control change, an attach or unattach, a new token or copy, a tap, an untap outside the
 untap step, a draw outside the draw step. Turn-based actions have no cause and are not
 flagged: the active player's draw in the draw step, the untaps of the untap step, the
 cleanup step's discard from hand, a Saga's lore counter as the precombat main phase
@@ -56,7 +56,7 @@ RULE = define(
     "N103",
     "Missing cause",
     severity=Severity.ERROR,
-    decisions=("0005.9", "0005.5", "0001.3", "0013.4"),
+    decisions=("0005.9", "0005.5", "0001.3", "0013.4", "0023.1"),
     cr=("703.1", "703.2", "703.4c", "703.4d", "703.4f", "703.4n", "103.3", "103.5"),
     doc=__doc__,
 )
@@ -77,6 +77,7 @@ EVENTS = (
     t.Reveal,
     t.Control,
     t.Draw,
+    t.Attach,
 )
 
 

@@ -38,6 +38,8 @@ VERBS_BY_ZONE: dict[str, tuple[str, ...]] = {
         "effect",
         "control",
         "identify",
+        "attach",
+        "unattach",
     ),
     "graveyard": ("move", "cast", "play", "identify", "reveal", "effect"),
     "exile": ("move", "cast", "play", "identify", "reveal", "effect"),
@@ -62,7 +64,7 @@ KINDS = ("discard", "sacrifice", "destroy", "mill")
 NEW_WHAT = ("card", "hidden", "token", "copy")
 CAST_MODES = ("dash", "flashback", "kicker", "evoke", "escape", "adventure", "foretell")
 DURATIONS = ("end-of-turn", "end-of-combat", "next-turn", "leaves")
-ENTERING = ("tapped", "attacking", "blocking")  # how a permanent enters (decision 0020)
+ENTERING = ("tapped", "attached", "attacking", "blocking")  # how it enters (0020, 0023)
 HEADER_KEYWORDS = ("mtgr", "title", "rules", "player", "perspective", "start")
 STRUCTURE_KEYWORDS = ("turn", "phase", "step", "keyframe", "end", "incomplete", "game")
 _CARD_NAME_AFTER = frozenset({"card", "token", "identify"})
@@ -351,6 +353,9 @@ def _after_object(
     elif last in ("blocking", "block"):
         attackers = [o for o in state.in_zone("battlefield") if o.attacking]
         out.objects(state, attackers, "attacking")
+    elif last in ("attached", "attach"):  # decision 0023
+        out.objects(state, [o for o in _permanents(state) if o is not obj], "attach to")
+        out.players(state.player_names(), "attach to a player")
     elif last == "owner":
         out.players(state.player_names(), "owner")
     elif last == "until":

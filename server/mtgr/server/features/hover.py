@@ -18,7 +18,7 @@ from lsprotocol import types
 
 from mtgr.rules.registry import rule
 from mtgr.rules.state import GONE, OWNED_ZONES, GameObject, GameState
-from mtgr.rules.summary import render_state, turn_line
+from mtgr.rules.summary import attachment_words, render_state, turn_line
 from mtgr.syntax import tree as t
 
 if TYPE_CHECKING:
@@ -169,6 +169,7 @@ def object_hover(document: OpenDocument, line: int, number: int) -> str:
         rows.append("- blocking " + ", ".join(f"#{n}" for n in obj.blocking))
     for effect in obj.control_effects:
         rows.append(f"- control from #{effect.source} until {effect.until}, then {effect.previous}")
+    rows.extend(f"- {words}" for words in attachment_words(obj, state))
     events = history(document, number, introduced or 0, line)
     if events:
         rows.append("- history: " + "; ".join(events))
@@ -193,6 +194,9 @@ def player_hover(document: OpenDocument, line: int, name: str) -> str:
     graveyard = len(state.in_zone("graveyard", name))
     battlefield = sum(1 for o in state.in_zone("battlefield") if o.controller == name)
     rows.append(f"- battlefield {battlefield}, graveyard {graveyard}")
+    attached = state.attachments_of(name) if state.attached else []
+    if attached:
+        rows.append("- attached: " + ", ".join(o.label() for o in attached))
     if player.lost:
         rows.append("- has lost the game")
     return "\n".join(rows)
