@@ -91,6 +91,11 @@ SNIPPETS = [
     "#13 unattach by #2\n",
     "#2 resolve -> battlefield attached #13\n",
     "#8 move battlefield -> graveyard by sba\n",
+    # decision 0024: state-based actions
+    '"Bob" life -25 by #13\n',
+    '"Bob" lose by sba\n',
+    "#9 damage 2 -> #13\n",
+    "#13 move battlefield -> graveyard as destroy by sba\n",
 ]
 
 

@@ -32,6 +32,7 @@ phase main
 #10 control "Bob" until end-of-turn by #10
 #12 new token "Soldier" battlefield "Bob" owner "Alice" tapped by #10
 #13 new token "Monster Role" battlefield "Bob" attached #12 by #10
+#10 damage 2 -> #12
 """
 )
 LINES = GAME.splitlines()
@@ -229,3 +230,9 @@ async def test_attachments_show_on_both_permanents(client: LanguageClient) -> No
     assert "attached to #12" in await hover(client, role, "#13", 1)
     assert "with #13 (Monster Role) attached" in await hover(client, role, "#12", 1)
     assert "0023" in await hover(client, role, "attached", 1)
+
+
+async def test_damage_marked_shows_on_the_creature(client: LanguageClient) -> None:
+    """Decision 0024 item 3: damage stays marked until the cleanup step."""
+    line = LINES.index("#10 damage 2 -> #12")
+    assert "2 damage marked" in await hover(client, line, "#12", 1)

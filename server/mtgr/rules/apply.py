@@ -13,6 +13,7 @@ from functools import singledispatch
 
 from mtgr.rules.state import (
     GONE,
+    PRIORITY_LINES,
     STEP_ORDER,
     ControlEffect,
     Effect,
@@ -42,6 +43,8 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
         handler = _HANDLERS[kind] = _apply.dispatch(kind)
     state = handler(statement, state, line)
     state = _after_any(state, statement)
+    if isinstance(statement, PRIORITY_LINES):
+        state = _state_based_actions_checked(state)
     return replace(state, after_end=line) if first_after_end else state
 
 
@@ -57,6 +60,35 @@ def is_event_after_end(state: GameState, statement: t.Statement) -> bool:
 
 
 # ---- bookkeeping around every statement ---------------------------------------------
+
+
+def _state_based_actions_checked(state: GameState) -> GameState:
+    """State-based actions were checked before this line: the conditions B101 to B104 judge
+    are reported once, at the first such line, and not again."""
+    for player in state.players:
+        if player.loses is not None:
+            state = state.with_player(replace(player, loses=None))
+    for number, obj in list(state.objects.items()):
+        if obj.loyalty_gone is not None:
+            state.objects[number] = replace(obj, loyalty_gone=None)
+    return state
+
+
+def _may_lose(state: GameState, player: PlayerState, line: LineId) -> GameState:
+    """A player at 0 or less life or with ten or more poison counters loses the next time
+    state-based actions are checked (CR 704.5a, 704.5c); life regained first saves them."""
+    reason = None
+    if player.life <= 0:
+        reason = "life"
+    elif player.counter("poison") >= 10:
+        reason = "poison"
+    loses = player.loses
+    if reason is not None and (loses is None or loses[0] != "draw"):
+        loses = (reason, loses[1] if loses and loses[0] == reason else line)
+    elif reason is None and loses is not None and loses[0] != "draw":
+        loses = None
+    return state.with_player(replace(player, loses=loses)) if loses != player.loses else state
+
 
 _RESULTS = (t.Damage, t.Life, t.PlayerCounters, t.ObjectCounters)
 
@@ -173,6 +205,8 @@ def _moved(
         tapped=tapped if not stays else obj.tapped,
         counters=obj.counters if stays else (),
         control_effects=obj.control_effects if stays else (),
+        damage=obj.damage if stays else 0,
+        loyalty_gone=obj.loyalty_gone if stays else None,
         last_moved=line,
         entered_moment=obj.entered_moment if stays else state.moment,
     )
@@ -264,6 +298,16 @@ def _enter_in_combat(
     blocked = state.obj(target.number)
     if blocked is not None and blocked.attacking:
         state = state.with_object(replace(blocked, blocked=True))
+    return state
+
+
+def _remove_damage(state: GameState) -> GameState:
+    """Damage marked on permanents is removed in the cleanup step (CR 514.2)."""
+    if any(o.damage for o in state.objects.values()):
+        state = replace(
+            state,
+            objects={n: replace(o, damage=0) if o.damage else o for n, o in state.objects.items()},
+        )
     return state
 
 
@@ -482,6 +526,9 @@ def _(statement: t.Draw, state: GameState, line: LineId) -> GameState:
     name = statement.subject.name
     player = state.player(name)
     assert player is not None
+    if player.library.size == 0 and state.stage is Stage.PLAYING and player.loses is None:
+        player = replace(player, loses=("draw", line))  # CR 704.5b
+        state = state.with_player(player)
     top = player.library.top
     number = statement.drawn.number
     obj = state.obj(number)
@@ -546,11 +593,11 @@ def _(statement: t.PlayerAction, state: GameState, line: LineId) -> GameState:
     if verb == "keep":
         return _to_pregame(state).with_player(replace(player, kept=True, kept_line=line))
     if verb in ("concede", "lose"):
-        state = state.with_player(replace(player, lost=True))
+        state = state.with_player(replace(player, lost=True, loses=None))
     elif verb == "win":
         for other in state.players:
             if other.name != player.name:
-                state = state.with_player(replace(other, lost=True))
+                state = state.with_player(replace(other, lost=True, loses=None))
     if len(state.alive()) <= 1:
         state = replace(state, stage=Stage.OVER, ended_line=line)
     return state
@@ -742,7 +789,7 @@ def _(statement: t.Pay, state: GameState, line: LineId) -> GameState:
     for cost in statement.costs:
         if isinstance(cost, t.LifeCost) and player is not None:
             player = replace(player, life=player.life - cost.amount.value)
-    return state.with_player(player) if player is not None else state
+    return _may_lose(state.with_player(player), player, line) if player is not None else state
 
 
 @_apply.register
@@ -803,8 +850,11 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
         pending = PendingDamage(line, source, amount, recipient.name, statement.span)
     else:
         target = state.obj(recipient.number)
-        if target is None or not (target.counter("loyalty") or target.counter("defense")):
+        if target is None:
             return state
+        if not (target.counter("loyalty") or target.counter("defense")):
+            # damage to a creature is marked on it until the cleanup step (CR 120.3e, 514.2)
+            return state.with_object(replace(target, damage=target.damage + amount))
         pending = PendingDamage(line, source, amount, recipient.number, statement.span)
     return replace(state, pending_damage=(*state.pending_damage, pending))
 
@@ -837,7 +887,11 @@ def _(statement: t.ObjectCounters, state: GameState, line: LineId) -> GameState:
     )
     kind = statement.counter.value
     delta = statement.delta.value
-    state = state.with_object(replace(obj, counters=_counters(obj.counters, kind, delta)))
+    counters = _counters(obj.counters, kind, delta)
+    gone = obj.loyalty_gone
+    if kind == "loyalty" and delta < 0 and obj.counter(kind) > 0 and not dict(counters).get(kind):
+        gone = line  # its last loyalty counter (CR 704.5i)
+    state = state.with_object(replace(obj, counters=counters, loyalty_gone=gone))
     if delta < 0 and kind in ("loyalty", "defense"):
         state = _settle(state, obj.number, _cause_object(statement), -delta)
     return _note_opening_action(state, statement)
@@ -847,7 +901,8 @@ def _(statement: t.ObjectCounters, state: GameState, line: LineId) -> GameState:
 def _(statement: t.Life, state: GameState, line: LineId) -> GameState:
     player = state.player(statement.subject.name)
     assert player is not None
-    state = state.with_player(replace(player, life=player.life + statement.delta.value))
+    player = replace(player, life=player.life + statement.delta.value)
+    state = _may_lose(state.with_player(player), player, line)
     if statement.delta.value < 0:
         state = _settle(state, player.name, _cause_object(statement), -statement.delta.value)
     return state
@@ -858,7 +913,8 @@ def _(statement: t.PlayerCounters, state: GameState, line: LineId) -> GameState:
     player = state.player(statement.subject.name)
     assert player is not None
     counters = _counters(player.counters, statement.counter.value, statement.delta.value)
-    state = state.with_player(replace(player, counters=counters))
+    player = replace(player, counters=counters)
+    state = _may_lose(state.with_player(player), player, line)
     if statement.delta.value > 0 and statement.counter.value == "poison":
         state = _settle(state, player.name, _cause_object(statement), statement.delta.value)
     return state
@@ -918,7 +974,7 @@ def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
     stage = Stage.GAP if state.stage is Stage.GAP else Stage.PLAYING
     players = tuple(replace(p, lands_played=0) for p in state.players)
     player = statement.player.name
-    state = _end_combat(state)
+    state = _remove_damage(_end_combat(state))
     state = _end_control(
         state,
         lambda e: (
@@ -991,6 +1047,7 @@ def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
     if step == "cleanup":
         state = replace(state, effects=tuple(e for e in state.effects if e.until != "end-of-turn"))
         state = _end_control(state, lambda e: e.until == "end-of-turn")
+        state = _remove_damage(state)
     return state
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import TypeVar
 
+from mtgr.syntax import tree as t
 from mtgr.syntax.tree import Span
 
 LineId = int
@@ -21,6 +22,11 @@ ZONES = ("library", "hand", "graveyard", "battlefield", "stack", "exile", "comma
 OWNED_ZONES = frozenset({"library", "hand", "graveyard"})
 PUBLIC_ZONES = frozenset({"graveyard", "battlefield", "stack", "exile", "command"})
 GONE = "gone"  # a token off the battlefield, a copy off the stack, a resolved ability
+
+
+# Lines that come only after a player received priority, so after state-based actions were
+# checked (CR 117.5, 704.3): what those actions did is written before them (decision 0024).
+PRIORITY_LINES = (t.Cast, t.AbilityOf, t.Play, t.Leave, t.Turn, t.PhaseOrStep, t.Attack, t.Block)
 
 
 class ObjectKind(Enum):
@@ -80,6 +86,10 @@ class GameObject:
     # whether it became unattached because that left the battlefield (CR 704.5m, 704.5n)
     attached_to: int | str | None = None
     detached: bool = False
+    # damage marked on it until the cleanup step (CR 514.2), and whether a line took its
+    # last loyalty counter (decision 0024: CR 704.5g, 704.5i)
+    damage: int = 0
+    loyalty_gone: LineId | None = None
     last_moved: LineId | None = None
     entered_moment: LineId | None = None  # GameState.moment as it entered its current zone
     gone_by: str | None = None  # how a card went back to the untracked pool ("shuffled into ...")
@@ -124,6 +134,9 @@ class PlayerState:
     bottomed: int = 0
     opening_drawn: int = 0  # cards drawn for the current opening hand
     lost: bool = False
+    # why and since which line the player loses the next time state-based actions are
+    # checked, until that happens (decision 0024: CR 704.5a, 704.5b, 704.5c)
+    loses: tuple[str, LineId] | None = None
     lands_played: int = 0
     kept_line: LineId | None = None
 

@@ -18,6 +18,8 @@ def object_line(obj: GameObject, state: GameState | None = None) -> str:
     if obj.blocking:
         parts.append("blocking " + " ".join(f"#{n}" for n in obj.blocking))
     parts.extend(f"{count} {kind}" for kind, count in obj.counters)
+    if obj.damage:
+        parts.append(f"{obj.damage} damage marked")
     if obj.controller and obj.owner and obj.controller != obj.owner:
         parts.append(f"owned by {obj.owner}, controlled by {obj.controller}")
     parts.extend(
@@ -58,6 +60,8 @@ def player_line(state: GameState, player: PlayerState) -> str:
     if attached:
         counters += ", with " + ", ".join(o.label() for o in attached) + " attached"
     lost = " (lost)" if player.lost else ""
+    if player.loses is not None and not player.lost:
+        lost = " (loses when state-based actions are checked)"
     return f"{player.name}: life {player.life}{counters}, hand {hand}, library {library}{lost}"
 
 

@@ -159,6 +159,8 @@ def object_hover(document: OpenDocument, line: int, number: int) -> str:
         rows.append(f"- introduced{hidden} at line {introduced + 1} in {obj.introduced_zone}")
     if obj.counters:
         rows.append("- counters: " + ", ".join(f"{n} {k}" for k, n in obj.counters))
+    if obj.damage:
+        rows.append(f"- {obj.damage} damage marked until the cleanup step (CR 514.2)")
     if obj.attacking:
         entered = ", put onto the battlefield attacking" if obj.entered_attacking else ""
         target = f" {obj.attack_target}" if isinstance(obj.attack_target, str) else ""
