@@ -218,7 +218,14 @@ STRUCTURE = [
     "end",
 ]
 OBJECT_KINDS = ["card", "hidden", "token", "copy"]  # after `new`: storage.type.object
-MODIFIERS = ["tapped", "untapped", "attacking", "blocking", "attached"]  # storage.modifier.<word>
+MODIFIERS = [
+    "tapped",
+    "untapped",
+    "attacking",
+    "blocking",
+    "attached",
+    "phased-out",
+]  # storage.modifier.<word>
 KEYWORDS = [
     "of",
     "as",
@@ -406,6 +413,9 @@ def build(peg_text: str) -> Json:
             ),
             match(START, verb(["attack", "control", "play", "attach"]), WS, player(), END),
             match(START, tok(f"storage.modifier.attached{S}", "attached"), WS, player(), END),
+            # `#N phase out | in` (decision 0025): on an object line `phase` is phasing
+            match(START, verb(["phase"]), END),
+            match(START, word(f"storage.modifier.phasing{S}", peg_words(tokens, "phasing")), END),
             # `attacking "P"` as a permanent enters (decision 0020), `owner "Q"` (0021)
             match(START, tok(f"storage.modifier.attacking{S}", "attacking"), WS, player(), END),
             match(START, keyword("owner"), WS, player(), END),

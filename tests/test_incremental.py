@@ -96,6 +96,11 @@ SNIPPETS = [
     '"Bob" lose by sba\n',
     "#9 damage 2 -> #13\n",
     "#13 move battlefield -> graveyard as destroy by sba\n",
+    # decision 0025: phasing
+    "#13 phase out by #9\n",
+    "#13 phase in\n",
+    'keyframe\n#13 battlefield "Alice" phased-out\nend\n',
+    "step untap\n",
 ]
 
 

@@ -34,8 +34,9 @@ FORMS: dict[str, tuple[str, type]] = {
     "control_phrase": ('#12 control "Bob" until end-of-turn by #61', t.Control),
     "attach_phrase": ("#40 attach #12 by #41", t.Attach),
     "unattach_phrase": ("#40 unattach by sba", t.Attach),
+    "phasing_phrase": ("#40 phase out by #41", t.Phasing),
     "snapshot_object_phrase": (
-        '#41 battlefield "Alice" tapped counters 3 loyalty',
+        '#41 battlefield "Alice" tapped attached #7 phased-out counters 3 loyalty',
         t.SnapshotObject,
     ),
     "draw_phrase": ('"Alice" draw #15 "Leyline of the Void" by #8', t.Draw),

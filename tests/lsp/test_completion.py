@@ -221,3 +221,10 @@ async def test_attach_offers_permanents_and_players(client: LanguageClient) -> N
     assert "attach" in verbs and "unattach" in verbs
     hosts = labels(await complete_at(client, AFTER_CAST, "#9 attach "))
     assert '"Bob"' in hosts and "#9" not in hosts
+
+
+async def test_phase_offers_out_and_in(client: LanguageClient) -> None:
+    """Decision 0025: a permanent phases out or in; a phased-out one offers only that."""
+    assert labels(await complete_at(client, AFTER_CAST, "#9 phase ")) == ["out", "in"]
+    before = ("#9 phase out by #1",)
+    assert labels(await complete_at(client, AFTER_CAST, "#9 ", before=before)) == ["phase"]

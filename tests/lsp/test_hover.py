@@ -33,6 +33,7 @@ phase main
 #12 new token "Soldier" battlefield "Bob" owner "Alice" tapped by #10
 #13 new token "Monster Role" battlefield "Bob" attached #12 by #10
 #10 damage 2 -> #12
+#12 phase out by #10
 """
 )
 LINES = GAME.splitlines()
@@ -236,3 +237,11 @@ async def test_damage_marked_shows_on_the_creature(client: LanguageClient) -> No
     """Decision 0024 item 3: damage stays marked until the cleanup step."""
     line = LINES.index("#10 damage 2 -> #12")
     assert "2 damage marked" in await hover(client, line, "#12", 1)
+
+
+async def test_phasing_shows_its_form_and_the_state(client: LanguageClient) -> None:
+    """Decision 0025: `phase` on an object line is phasing, not a phase of the turn."""
+    line = LINES.index("#12 phase out by #10")
+    verb = await hover(client, line, "phase", 1)
+    assert "0025" in verb and "702.26b" in verb
+    assert "phased out" in await hover(client, line, "#12", 1)

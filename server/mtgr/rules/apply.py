@@ -26,6 +26,7 @@ from mtgr.rules.state import (
     PlayerState,
     Stage,
     Turn,
+    ends_untap_step,
     step_places,
 )
 from mtgr.rules.state import (
@@ -45,6 +46,8 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
     state = _after_any(state, statement)
     if isinstance(statement, PRIORITY_LINES):
         state = _state_based_actions_checked(state)
+        if ends_untap_step(statement):
+            state = _untap_step_over(state)
     return replace(state, after_end=line) if first_after_end else state
 
 
@@ -68,9 +71,22 @@ def _state_based_actions_checked(state: GameState) -> GameState:
     for player in state.players:
         if player.loses is not None:
             state = state.with_player(replace(player, loses=None))
-    for number, obj in list(state.objects.items()):
+    for obj in state.watched_objects():
         if obj.loyalty_gone is not None:
-            state.objects[number] = replace(obj, loyalty_gone=None)
+            state.objects[obj.number] = replace(obj, loyalty_gone=None)
+    return state
+
+
+def _watch(state: GameState, number: int) -> GameState:
+    """Adds an object to the few that turn, step and priority lines look at."""
+    return state if number in state.watched else replace(state, watched=state.watched | {number})
+
+
+def _untap_step_over(state: GameState) -> GameState:
+    """The untap step is over: phase-ins it missed are reported once (T422), not again."""
+    for obj in state.watched_objects():
+        if obj.phase_in_due:
+            state.objects[obj.number] = replace(obj, phase_in_due=False)
     return state
 
 
@@ -207,6 +223,10 @@ def _moved(
         control_effects=obj.control_effects if stays else (),
         damage=obj.damage if stays else 0,
         loyalty_gone=obj.loyalty_gone if stays else None,
+        phased_out=False,
+        phased_under=None,
+        phased_indirectly=False,
+        phase_in_due=False,
         last_moved=line,
         entered_moment=obj.entered_moment if stays else state.moment,
     )
@@ -303,12 +323,15 @@ def _enter_in_combat(
 
 def _remove_damage(state: GameState) -> GameState:
     """Damage marked on permanents is removed in the cleanup step (CR 514.2)."""
-    if any(o.damage for o in state.objects.values()):
-        state = replace(
-            state,
-            objects={n: replace(o, damage=0) if o.damage else o for n, o in state.objects.items()},
-        )
-    return state
+    for obj in state.watched_objects():
+        if obj.damage:
+            state.objects[obj.number] = replace(obj, damage=0)
+    keep = frozenset(
+        o.number
+        for o in state.watched_objects()
+        if o.damage or o.loyalty_gone is not None or o.phased_out or o.phase_in_due
+    )
+    return replace(state, watched=keep) if keep != state.watched else state
 
 
 def _end_control(state: GameState, ends: Callable[[ControlEffect], bool]) -> GameState:
@@ -854,7 +877,8 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
             return state
         if not (target.counter("loyalty") or target.counter("defense")):
             # damage to a creature is marked on it until the cleanup step (CR 120.3e, 514.2)
-            return state.with_object(replace(target, damage=target.damage + amount))
+            state = state.with_object(replace(target, damage=target.damage + amount))
+            return _watch(state, target.number)
         pending = PendingDamage(line, source, amount, recipient.number, statement.span)
     return replace(state, pending_damage=(*state.pending_damage, pending))
 
@@ -892,6 +916,8 @@ def _(statement: t.ObjectCounters, state: GameState, line: LineId) -> GameState:
     if kind == "loyalty" and delta < 0 and obj.counter(kind) > 0 and not dict(counters).get(kind):
         gone = line  # its last loyalty counter (CR 704.5i)
     state = state.with_object(replace(obj, counters=counters, loyalty_gone=gone))
+    if gone is not None:
+        state = _watch(state, obj.number)
     if delta < 0 and kind in ("loyalty", "defense"):
         state = _settle(state, obj.number, _cause_object(statement), -delta)
     return _note_opening_action(state, statement)
@@ -970,11 +996,53 @@ def _(statement: t.Attach, state: GameState, line: LineId) -> GameState:
 
 
 @_apply.register
+def _(statement: t.Phasing, state: GameState, line: LineId) -> GameState:
+    obj = _named(
+        _object(state, statement.subject.number, line, "battlefield", None), statement.name
+    )
+    out = statement.direction.value == "out"
+    state = _watch(state.with_object(_phased(obj, out, indirectly=False)), obj.number)
+    # what is attached to it phases out and in with it, indirectly (CR 702.26g)
+    for attached in state.attachments_of(obj.number) if state.attached else []:
+        if out and not attached.phased_out:
+            state = state.with_object(_phased(attached, True, indirectly=True))
+            state = _watch(state, attached.number)
+        elif not out and attached.phased_indirectly:
+            state = state.with_object(_phased(attached, False, indirectly=False))
+    return state
+
+
+def _phased(obj: GameObject, out: bool, *, indirectly: bool) -> GameObject:
+    """Phased out it is treated as though it does not exist and leaves combat (702.26b)."""
+    if not out:
+        return replace(
+            obj, phased_out=False, phased_under=None, phased_indirectly=False, phase_in_due=False
+        )
+    return replace(
+        _out_of_combat(obj),
+        phased_out=True,
+        phased_under=obj.controller,
+        phased_indirectly=indirectly,
+        phase_in_due=False,
+    )
+
+
+def _phase_ins_due(state: GameState, player: str) -> GameState:
+    """A new turn: the permanents that phased out under its player's control phase in during
+    its untap step (CR 502.1, 702.26a), unless they phased out with what they are attached to."""
+    for obj in state.watched_objects():
+        if obj.phased_out and not obj.phased_indirectly and obj.phased_under == player:
+            state.objects[obj.number] = replace(obj, phase_in_due=True)
+    return state
+
+
+@_apply.register
 def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
     stage = Stage.GAP if state.stage is Stage.GAP else Stage.PLAYING
     players = tuple(replace(p, lands_played=0) for p in state.players)
     player = statement.player.name
     state = _remove_damage(_end_combat(state))
+    state = _phase_ins_due(state, player)
     state = _end_control(
         state,
         lambda e: (
@@ -1136,6 +1204,9 @@ def _(statement: t.SnapshotObject, state: GameState, line: LineId) -> GameState:
         state = _place_known(state, updated, place.position)
     if zone == "battlefield" or updated.attached_to is not None:
         state = _attached(state, number, statement.attached if zone == "battlefield" else None)
+    if statement.phased_out is not None and zone == "battlefield":
+        phased = _phased(state.objects[number], True, indirectly=False)
+        state = _watch(state.with_object(phased), number)
     return state
 
 

@@ -29,6 +29,14 @@ GONE = "gone"  # a token off the battlefield, a copy off the stack, a resolved a
 PRIORITY_LINES = (t.Cast, t.AbilityOf, t.Play, t.Leave, t.Turn, t.PhaseOrStep, t.Attack, t.Block)
 
 
+def ends_untap_step(statement: t.Statement) -> bool:
+    """A line that comes after the untap step of its turn (decision 0025): any priority line
+    but the turn line and `step untap` themselves."""
+    if isinstance(statement, t.Turn):
+        return False
+    return not (isinstance(statement, t.PhaseOrStep) and statement.name.value == "untap")
+
+
 class ObjectKind(Enum):
     CARD = "card"
     TOKEN = "token"
@@ -90,6 +98,12 @@ class GameObject:
     # last loyalty counter (decision 0024: CR 704.5g, 704.5i)
     damage: int = 0
     loyalty_gone: LineId | None = None
+    # phased out (decision 0025, CR 702.26): under whose control, directly or with what it
+    # is attached to, and whether its controller's untap step this turn must phase it in
+    phased_out: bool = False
+    phased_under: str | None = None
+    phased_indirectly: bool = False
+    phase_in_due: bool = False
     last_moved: LineId | None = None
     entered_moment: LineId | None = None  # GameState.moment as it entered its current zone
     gone_by: str | None = None  # how a card went back to the untracked pool ("shuffled into ...")
@@ -258,6 +272,9 @@ class GameState:
     resolving: int | None = None  # the object that resolved last, while its resolution goes on
     hidden_this_step: frozenset[int] = frozenset()  # `new hidden` since the last turn, phase, step
     attached: frozenset[int] = frozenset()  # objects attached to something (decision 0023)
+    # objects with damage marked, a loyalty counter just gone, or phased out (decisions 0024,
+    # 0025): the few that turn, step and priority lines look at, instead of every object
+    watched: frozenset[int] = frozenset()
 
     # -- lookups
     def player(self, name: str) -> PlayerState | None:
@@ -285,6 +302,9 @@ class GameState:
             for o in self.objects.values()
             if o.zone == "hand" and o.hidden and o.owner == owner
         )
+
+    def watched_objects(self) -> list[GameObject]:
+        return [self.objects[n] for n in sorted(self.watched) if n in self.objects]
 
     def attachments_of(self, host: int | str) -> list[GameObject]:
         """What is attached to a permanent or player, by number."""

@@ -20,6 +20,8 @@ def object_line(obj: GameObject, state: GameState | None = None) -> str:
     parts.extend(f"{count} {kind}" for kind, count in obj.counters)
     if obj.damage:
         parts.append(f"{obj.damage} damage marked")
+    if obj.phased_out:
+        parts.append("phased out")
     if obj.controller and obj.owner and obj.controller != obj.owner:
         parts.append(f"owned by {obj.owner}, controlled by {obj.controller}")
     parts.extend(

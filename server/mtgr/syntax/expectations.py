@@ -18,7 +18,8 @@ from parsimonious.expressions import Expression, Literal, OneOf, Quantifier, Seq
 ZONES = "library, hand, graveyard, battlefield, stack, exile, command"
 OBJECT_VERBS = (
     "new, move, identify, reveal, cast, play, activate, trigger, target, choose, pay, resolve, "
-    "fizzle, countered, tap, untap, attack, block, damage, counters, effect, control"
+    "fizzle, countered, tap, untap, attack, block, damage, counters, effect, control, attach, "
+    "unattach, phase"
 )
 PLAYER_VERBS = "draw, life, counters, search, shuffle, roll, mulligan, keep, concede, lose, win"
 KEYWORDS = "mtgr, title, rules, player, perspective, start, game, turn, phase, step, incomplete, keyframe, end"
@@ -89,6 +90,14 @@ DESCRIPTIONS: dict[str, str] = {
     "ability_source": "the source object #N",
     "original": "the object #N it copies",
     "drawn": "the drawn object's number such as #12",
+    # notation 0.5, decisions 0020 to 0025
+    "entered_combat": 'attacking "Player" or #N, or blocking #N',
+    "stated_owner": 'the owner\'s name in double quotes such as "Bob"',
+    "owner_clause": '"owner" and a player "Name"',
+    "entered_attached": '"attached" and an object #N or a player "Name"',
+    "host": 'what it is attached to: an object #N or a player "Name"',
+    "phasing": "out or in",
+    "snapshot_phased": "phased-out",
 }
 
 _PREVIOUS_TOKEN = re.compile(r"(\"(?:[^\"\\]|\\.)*\"|\S+)\s*$")

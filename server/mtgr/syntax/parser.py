@@ -150,6 +150,7 @@ _WORD_TOKENS = frozenset(
         "position_end",
         "counter_kind",
         "die",
+        "phasing",
     }
 )
 _LEAF_KINDS = {
@@ -220,6 +221,8 @@ _PART_RULES = frozenset(
         "owner_clause",
         "entered_attached",
         "host",
+        "phasing",
+        "snapshot_phased",
     }
 )
 
@@ -649,6 +652,11 @@ def _attach(b: _Builder) -> t.Statement:
     return t.Attach(**b.object_common(), host=b.optional("host", b.reference))
 
 
+@_form("phasing_phrase")
+def _phasing(b: _Builder) -> t.Statement:
+    return t.Phasing(**b.object_common(), direction=b.word(b.one("phasing")))
+
+
 @_form("snapshot_object_phrase")
 def _snapshot_object(b: _Builder) -> t.Statement:
     counters = tuple(
@@ -664,6 +672,7 @@ def _snapshot_object(b: _Builder) -> t.Statement:
         owner=b.optional("owner_clause", b.player),
         tapped=b.optional("snapshot_tapped", b.word),
         attached=b.optional("entered_attached", b.reference),
+        phased_out=b.optional("snapshot_phased", b.word),
         counters=counters,
     )
 

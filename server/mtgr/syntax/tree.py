@@ -307,6 +307,13 @@ class Attach(ObjectStatement):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Phasing(ObjectStatement):
+    """`phase out` or `phase in` (decision 0025)."""
+
+    direction: Word
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SnapshotObject(ObjectStatement):
     """A keyframe entry: where an object is, tapped or not, with which counters."""
 
@@ -314,6 +321,7 @@ class SnapshotObject(ObjectStatement):
     owner: PlayerRef | None = None
     tapped: Word | None = None
     attached: ObjectRef | PlayerRef | None = None
+    phased_out: Word | None = None
     counters: tuple[tuple[Number, Word], ...] = ()
 
 

@@ -59,7 +59,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
     if quiet(ctx) or state.stage is not Stage.PLAYING:
         return
-    for obj in state.objects.values():
+    for obj in state.watched_objects():
         if obj.loyalty_gone is None or obj.zone != "battlefield":
             continue
         ctx.report(

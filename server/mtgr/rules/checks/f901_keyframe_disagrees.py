@@ -4,7 +4,7 @@
 Outside a gap, each fact of a keyframe that differs from the rebuilt state: an object's
 zone, its controller (on the battlefield or the stack) or owner (elsewhere), on the
 battlefield its owner (`owner "Q"`, written when it is not the controller) and what it is
-attached to (`attached #M`), its position in a library, tapped or untapped, its counters; a player's life, library size
+attached to (`attached #M`), phased out or not (`phased-out`), its position in a library, tapped or untapped, its counters; a player's life, library size
 or counters. At `end`, each object in a hand, on the battlefield, in a graveyard, in
 exile, on the stack or in the command zone, and each tracked library card, that the
 keyframe leaves out, and each player's life, tracked library size and counters that it
@@ -43,6 +43,7 @@ end
 - Decision 0021 item 4: a keyframe entry on the battlefield names the owner after `owner` when
   it is not the controller.
 - Decision 0023 item 5: a keyframe entry shows what a permanent is attached to.
+- Decision 0025 item 4: a keyframe entry shows a phased-out permanent with `phased-out`.
 - CR 400.1: "A zone is a place where objects can be during a game."
 - CR 110.5: "A permanent's status is its physical state."
 """
@@ -57,7 +58,7 @@ RULE = define(
     "F901",
     "Keyframe disagrees with the rebuilt state",
     severity=Severity.ERROR,
-    decisions=("0015.6", "0015.5", "0019.8", "0021.4", "0023.5"),
+    decisions=("0015.6", "0015.5", "0019.8", "0021.4", "0023.5", "0025.4"),
     cr=("400.1", "110.5"),
     doc=__doc__,
 )
@@ -110,6 +111,15 @@ def check_object(ctx: Context, statement: t.Statement) -> None:
     if zone == "battlefield":
         _check_owner(ctx, statement, obj)
         _check_attached(ctx, statement, obj)
+        if obj.phased_out != (statement.phased_out is not None):
+            fix = "add `phased-out`" if obj.phased_out else "leave out `phased-out`"
+            state_word = "phased out" if obj.phased_out else "phased in"
+            ctx.report(
+                RULE,
+                f"{obj.label()} is {state_word} after the lines above: {fix}",
+                statement.phased_out.span if statement.phased_out else statement.place.span,
+                related=ctx.where(obj),
+            )
     if zone == "library" and place.position is not None:
         _check_position(ctx, statement, obj)
     if zone == "battlefield" and obj.tapped != (statement.tapped is not None):

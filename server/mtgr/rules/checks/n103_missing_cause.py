@@ -3,7 +3,7 @@
 ## What it flags
 A line with no `by` that needs one: a move, a life change, counters, a reveal, a
 search or shuffle, a control change, an attach or unattach, a new token or copy, a tap, an untap outside the
-untap step, a draw outside the draw step. Turn-based actions have no cause and are not
+untap step, a phase in or out outside the untap step, a draw outside the draw step. Turn-based actions have no cause and are not
 flagged: the active player's draw in the draw step, the untaps of the untap step, the
 cleanup step's discard from hand, a Saga's lore counter as the precombat main phase
 begins, and in the pregame the opening hands' draws (those of a player who has not kept
@@ -56,7 +56,7 @@ RULE = define(
     "N103",
     "Missing cause",
     severity=Severity.ERROR,
-    decisions=("0005.9", "0005.5", "0001.3", "0013.4", "0023.1"),
+    decisions=("0005.9", "0005.5", "0001.3", "0013.4", "0023.1", "0025.2"),
     cr=("703.1", "703.2", "703.4c", "703.4d", "703.4f", "703.4n", "103.3", "103.5"),
     doc=__doc__,
 )
@@ -78,6 +78,7 @@ EVENTS = (
     t.Control,
     t.Draw,
     t.Attach,
+    t.Phasing,
 )
 
 
@@ -99,6 +100,8 @@ def causeless(state: GameState, statement: t.Statement) -> bool:
         return turn.step == "draw" and statement.subject.name == turn.player  # 703.4d
     if isinstance(statement, t.TapChange):
         return statement.verb.value == "untap" and turn.step == "untap"  # 703.4c
+    if isinstance(statement, t.Phasing):
+        return turn.step == "untap"  # phasing in the untap step, 502.1 (decision 0025)
     if isinstance(statement, t.Move):
         discard = statement.kind is not None and statement.kind.value == "discard"
         to_graveyard = statement.destination.zone.value == "graveyard"

@@ -40,6 +40,7 @@ VERBS_BY_ZONE: dict[str, tuple[str, ...]] = {
         "identify",
         "attach",
         "unattach",
+        "phase",
     ),
     "graveyard": ("move", "cast", "play", "identify", "reveal", "effect"),
     "exile": ("move", "cast", "play", "identify", "reveal", "effect"),
@@ -405,6 +406,8 @@ def _after_object(
             out.objects(state, _permanents(state))
         else:
             out.keywords(["on", "until"])
+    elif verb == "phase" and len(rest) == 1:  # decision 0025
+        out.keywords(["in"] if obj is not None and obj.phased_out else ["out", "in"], "phasing")
     elif verb == "control" and len(rest) == 1:
         out.players(state.player_names(), "new controller")
     elif verb == "control":
@@ -421,6 +424,8 @@ def object_verbs(state: GameState, obj: GameObject | None) -> tuple[str, ...]:
         return NEW_OBJECT_VERBS
     if obj.zone == GONE:
         return ()
+    if obj.phased_out:
+        return ("phase",)  # treated as though it does not exist (decision 0025)
     return VERBS_BY_ZONE.get(obj.zone, ("move",))
 
 

@@ -161,6 +161,9 @@ def object_hover(document: OpenDocument, line: int, number: int) -> str:
         rows.append("- counters: " + ", ".join(f"{n} {k}" for k, n in obj.counters))
     if obj.damage:
         rows.append(f"- {obj.damage} damage marked until the cleanup step (CR 514.2)")
+    if obj.phased_out:
+        how = " with what it is attached to" if obj.phased_indirectly else ""
+        rows.append(f"- phased out{how}, under {obj.phased_under}'s control (CR 702.26b)")
     if obj.attacking:
         entered = ", put onto the battlefield attacking" if obj.entered_attacking else ""
         target = f" {obj.attack_target}" if isinstance(obj.attack_target, str) else ""
@@ -217,6 +220,8 @@ _SNAPSHOT_PLAYER_KEYS = {"life": "snapshot_life_phrase", "library": "snapshot_li
 def form_keys(statement: t.Statement | None, token: t.Token, word: str) -> list[str]:
     """Where forms.toml keeps a word: statement forms by grammar rule, keywords as written."""
     if token.kind is t.TokenKind.VERB:
+        if isinstance(statement, t.Phasing):
+            return ["phasing_phrase"]
         if isinstance(statement, t.PlayerCounters):
             return ["player_counters_phrase"]
         if isinstance(statement, t.SnapshotPlayer):
