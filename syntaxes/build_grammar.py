@@ -493,7 +493,17 @@ def build(peg_text: str) -> Json:
             match(START, verb(["draw"]), WS, obj(), END, f"(?:{WS}", card(), f"{END})?"),
             match(
                 START,
-                verb(["search", "shuffle"]),
+                verb(["search"]),
+                WS,
+                word(enum("zone"), peg_words(tokens, "searched_zone")),
+                END,
+                f"(?:{WS}",
+                player(),
+                f"{END})?",
+            ),
+            match(
+                START,
+                verb(["shuffle"]),
                 WS,
                 tok(enum("zone"), "library"),
                 END,

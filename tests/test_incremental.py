@@ -101,6 +101,15 @@ SNIPPETS = [
     "#13 phase in\n",
     'keyframe\n#13 battlefield "Alice" phased-out\nend\n',
     "step untap\n",
+    # decisions 0040 to 0043: replacement on every event, the mulligan, searches, added phases
+    "#14 move library -> graveyard as mill replacement #9\n",
+    "#2 resolve -> exile replacement #9\n",
+    '#13 damage 0 -> "Bob" replacement #9 #13\n',
+    '"Alice" win replacement #9\n',
+    '"Alice" search graveyard "Bob" by #13\n',
+    '#14 move hand -> library bottom by "Alice"\n',
+    '"Alice" mulligan\n',
+    "phase combat by #13\nphase main by #13\nphase combat\n",
 ]
 
 

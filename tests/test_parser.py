@@ -208,7 +208,7 @@ ERRORS = [
     ('#5 effect "x" until tomorrow', 20, 28, "end-of-turn"),
     ("rules 26-9-25", 6, 13, "a date such as 2026-09-25"),
     ("#5 move hand -> exile as banish", 25, 31, "discard, sacrifice, destroy or mill"),
-    ('"Alice" search graveyard', 15, 24, "library"),
+    ('"Alice" search exile', 15, 20, "graveyard, hand"),
     ("#5 activate #4", 12, 14, '"of"'),
 ]
 

@@ -951,6 +951,8 @@ def _(statement: t.LibraryAction, state: GameState, line: LineId) -> GameState:
     actor = statement.subject.name
     owner = statement.owner.name if statement.owner else actor
     if statement.verb.value == "search":
+        if statement.zone is not None and statement.zone.value != "library":
+            return state  # a graveyard or hand: what is found is moved by the next lines
         return replace(state, searching=(actor, owner, line))
     return replace(_forget_library(state, owner, line), searching=None)
 
@@ -1102,9 +1104,23 @@ def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
     is_phase = statement.verb.value == "phase"
     name = statement.name.value
     current = state.turn.position
-    index = step_index(name, is_phase, current, extra=statement.cause is not None)
+    added_after = state.turn.added_after
+    extra = statement.cause is not None
+    reference = current
+    if is_phase and extra and added_after is None:
+        added_after = current  # the first added phase: the regular ones resume from here
+    elif is_phase and not extra and added_after is not None:
+        reference, added_after = added_after, None  # the regular phase after added ones
+    index = step_index(name, is_phase, reference, extra=extra)
     phase, step = STEP_ORDER[index]
-    turn = replace(state.turn, position=index, phase=phase, step=step, repeated=index <= current)
+    turn = replace(
+        state.turn,
+        position=index,
+        phase=phase,
+        step=step,
+        repeated=index <= reference,
+        added_after=added_after,
+    )
     state = replace(state, turn=turn, moment=line, incomplete_since_step=False)
     if step == "end-of-combat" or (is_phase and name in ("main", "ending") and current >= 5):
         state = replace(

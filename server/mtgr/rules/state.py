@@ -190,6 +190,9 @@ class Turn:
     starting_player_skipped_draw: bool = False
     normal_player: str | None = None  # the player of the last turn that was not an extra turn
     repeated: bool = False  # the current phase or step came again (510.4, 514.3a, 500.8)
+    # while added phases run (500.8): where the turn stood when the first was added; the
+    # regular phases that follow them are placed from there (505.1a, decision 0043)
+    added_after: int | None = None
 
 
 # CR 500.1: the phases and steps in order. A main phase appears twice.

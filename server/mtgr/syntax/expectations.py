@@ -82,6 +82,7 @@ DESCRIPTIONS: dict[str, str] = {
     "caster": 'a player\'s name in double quotes such as "Alice"',
     "new_controller": 'a player\'s name in double quotes such as "Alice"',
     "searched_owner": 'a player\'s name in double quotes such as "Bob"',
+    "searched_zone": "the zone searched (library, graveyard, hand)",
     "target": 'a target: an object #N or a player "Name"',
     "defender": 'what it attacks: a player "Name" or a planeswalker #N',
     "recipient": 'what is dealt damage: an object #N or a player "Name"',

@@ -162,6 +162,7 @@ _LEAF_KINDS = {
     "date": t.TokenKind.NUMBER,
     "arrow": t.TokenKind.OPERATOR,
     "mana": t.TokenKind.MANA,
+    "searched_zone": t.TokenKind.ZONE,
 }
 # Rules whose nodes become statement parts; the walk does not descend below them.
 _PART_RULES = frozenset(
@@ -201,6 +202,7 @@ _PART_RULES = frozenset(
         "snapshot_counters",
         "drawn",
         "searched_owner",
+        "searched_zone",
         "die",
         "version",
         "title_text",
@@ -702,7 +704,12 @@ def _player_counters(b: _Builder) -> t.Statement:
 
 @_form("search_phrase", "shuffle_phrase")
 def _library_action(b: _Builder) -> t.Statement:
-    return t.LibraryAction(**b.player_common(), owner=b.optional("searched_owner", b.player))
+    zone = b.one("searched_zone")
+    return t.LibraryAction(
+        **b.player_common(),
+        zone=b.word(zone) if zone is not None else None,
+        owner=b.optional("searched_owner", b.player),
+    )
 
 
 @_form("roll_phrase")

@@ -344,8 +344,12 @@ class PlayerCounters(PlayerStatement):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LibraryAction(PlayerStatement):
-    """`search library` or `shuffle library`, of another player's library when `owner` is set."""
+    """`search ZONE` or `shuffle library`, of another player's zone when `owner` is set.
 
+    `zone` is the zone searched (library, graveyard or hand, decision 0042); None for a
+    shuffle, which is always of a library."""
+
+    zone: Word | None = None
     owner: PlayerRef | None = None
 
 

@@ -118,6 +118,23 @@ def causeless(state: GameState, statement: t.Statement) -> bool:
     return False
 
 
+# Steps whose turn-based actions a replacement effect can change (CR 703.4c, 703.4d, 703.4n).
+_TURN_BASED_STEPS = frozenset({"untap", "draw", "cleanup"})
+
+
+def replaces_turn_based(state: GameState, statement: t.Statement) -> bool:
+    """A replaced event with no cause that stands for a turn-based action (decision 0040):
+    dredge or Laboratory Maniac replacing the draw step's draw, a replaced cleanup discard,
+    a replaced untap, a replaced Saga lore counter. Turn-based actions happen as the step
+    begins, before anyone has priority, so the stack is empty and nothing resolves."""
+    if not statement.replacements or state.stage in _PREGAME:
+        return False
+    turn = state.turn
+    if turn.step not in _TURN_BASED_STEPS and turn.position != _PRECOMBAT_MAIN:
+        return False
+    return not state.stack and state.resolving is None
+
+
 @RULE.on(*EVENTS)
 def check(ctx: Context, statement: t.Statement) -> None:
     if statement.cause is not None or statement.replacements:

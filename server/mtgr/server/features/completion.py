@@ -315,7 +315,9 @@ def _after_player(
         )
     elif verb == "draw" and len(rest) == 2 and quoting:
         _card_names(out, document)
-    elif verb in ("search", "shuffle") and len(rest) == 1:
+    elif verb == "search" and len(rest) == 1:
+        out.keywords(["library", "graveyard", "hand"])
+    elif verb == "shuffle" and len(rest) == 1:
         out.keywords(["library"])
     elif quoting:
         out.players(state.player_names())
