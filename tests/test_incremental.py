@@ -101,6 +101,12 @@ SNIPPETS = [
     "#13 phase in\n",
     'keyframe\n#13 battlefield "Alice" phased-out\nend\n',
     "step untap\n",
+    # decision 0026: emblems and designations
+    '#42 new emblem "Emblem" command "Alice" by #13\n',
+    '"Alice" monarch by #13\n',
+    "#43 trigger of monarch\n",
+    "day by #13\n",
+    "night\n",
 ]
 
 
