@@ -201,6 +201,9 @@ PLAYER_VERBS = [
     "lose",
     "win",
     "library",
+    "monarch",
+    "initiative",
+    "citys-blessing",
 ]
 STRUCTURE = [
     "mtgr",
@@ -216,8 +219,10 @@ STRUCTURE = [
     "incomplete",
     "keyframe",
     "end",
+    "day",
+    "night",
 ]
-OBJECT_KINDS = ["card", "hidden", "token", "copy"]  # after `new`: storage.type.object
+OBJECT_KINDS = ["card", "hidden", "token", "copy", "emblem"]  # after `new`: storage.type.object
 MODIFIERS = [
     "tapped",
     "untapped",
@@ -415,6 +420,14 @@ def build(peg_text: str) -> Json:
             match(START, tok(f"storage.modifier.attached{S}", "attached"), WS, player(), END),
             # `#N phase out | in` (decision 0025): on an object line `phase` is phasing
             match(START, verb(["phase"]), END),
+            # `#N trigger of monarch | initiative` (decision 0026)
+            match(
+                START,
+                keyword("of"),
+                WS,
+                word(f"constant.language.designation{S}", ["monarch", "initiative"]),
+                END,
+            ),
             match(START, word(f"storage.modifier.phasing{S}", peg_words(tokens, "phasing")), END),
             # `attacking "P"` as a permanent enters (decision 0020), `owner "Q"` (0021)
             match(START, tok(f"storage.modifier.attacking{S}", "attacking"), WS, player(), END),
@@ -460,7 +473,7 @@ def build(peg_text: str) -> Json:
         verb(["new"]),
         END,
         f"(?:{WS}(?:",
-        word(f"storage.type.object{S}", ["card", "token"]),
+        word(f"storage.type.object{S}", ["card", "token", "emblem"]),
         f"{END}(?:{WS}",
         card(),
         f"{END})?|",
@@ -558,6 +571,8 @@ def build(peg_text: str) -> Json:
             structure_line("incomplete"),
             structure_line("keyframe"),
             structure_line("end"),
+            structure_line("day", (), ("cause",)),  # decision 0026
+            structure_line("night", (), ("cause",)),
         ]
     }
     repo["deck"] = match(START, keyword("deck"), END, f"(?:{WS}", number(), f"{END})?")

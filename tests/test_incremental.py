@@ -110,6 +110,12 @@ SNIPPETS = [
     '#14 move hand -> library bottom by "Alice"\n',
     '"Alice" mulligan\n',
     "phase combat by #13\nphase main by #13\nphase combat\n",
+    # decision 0026: emblems and designations
+    '#42 new emblem "Emblem" command "Alice" by #13\n',
+    '"Alice" monarch by #13\n',
+    "#43 trigger of monarch\n",
+    "day by #13\n",
+    "night\n",
 ]
 
 

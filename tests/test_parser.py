@@ -35,6 +35,9 @@ FORMS: dict[str, tuple[str, type]] = {
     "attach_phrase": ("#40 attach #12 by #41", t.Attach),
     "unattach_phrase": ("#40 unattach by sba", t.Attach),
     "phasing_phrase": ("#40 phase out by #41", t.Phasing),
+    "designation_trigger_phrase": ("#60 trigger of monarch", t.AbilityOf),
+    "designation_phrase": ('"Alice" monarch by #40', t.Designation),
+    "day_night_statement": ("night", t.DayNight),
     "snapshot_object_phrase": (
         '#41 battlefield "Alice" tapped attached #7 phased-out counters 3 loyalty',
         t.SnapshotObject,
@@ -203,7 +206,7 @@ ERRORS = [
     ("phase upkeep", 6, 12, "expected a phase (beginning, main, combat, ending)"),
     ('#5 cast dash by "Alice" zz', 24, 26, '"replacement"'),
     ('"Alice" roll 20', 13, 15, "a die such as d20"),
-    ("#5 new thing", 7, 12, "card, hidden, token or copy"),
+    ("#5 new thing", 7, 12, "card, hidden, token, copy or emblem"),
     ("#5 move hand -> library top x", 28, 29, 'unexpected "x"'),
     ('#5 effect "x" until tomorrow', 20, 28, "end-of-turn"),
     ("rules 26-9-25", 6, 13, "a date such as 2026-09-25"),

@@ -228,3 +228,12 @@ async def test_phase_offers_out_and_in(client: LanguageClient) -> None:
     assert labels(await complete_at(client, AFTER_CAST, "#9 phase ")) == ["out", "in"]
     before = ("#9 phase out by #1",)
     assert labels(await complete_at(client, AFTER_CAST, "#9 ", before=before)) == ["phase"]
+
+
+async def test_designations_emblems_and_day_night_are_offered(client: LanguageClient) -> None:
+    """Decision 0026: player designations, `new emblem`, `trigger of monarch`, day and night."""
+    player = labels(await complete_at(client, AFTER_CAST, '"Alice" '))
+    assert {"monarch", "initiative", "citys-blessing"} <= set(player)
+    assert "emblem" in labels(await complete_at(client, AFTER_CAST, "#40 new "))
+    assert "monarch" in labels(await complete_at(client, AFTER_CAST, "#40 trigger of "))
+    assert {"day", "night"} <= set(labels(await complete_at(client, AFTER_CAST, "")))

@@ -34,6 +34,7 @@ phase main
 #13 new token "Monster Role" battlefield "Bob" attached #12 by #10
 #10 damage 2 -> #12
 #12 phase out by #10
+"Alice" monarch by #10
 """
 )
 LINES = GAME.splitlines()
@@ -245,3 +246,10 @@ async def test_phasing_shows_its_form_and_the_state(client: LanguageClient) -> N
     verb = await hover(client, line, "phase", 1)
     assert "0025" in verb and "702.26b" in verb
     assert "phased out" in await hover(client, line, "#12", 1)
+
+
+async def test_designation_shows_on_the_player(client: LanguageClient) -> None:
+    """Decision 0026 item 5: hover on a player shows the designations they have."""
+    line = LINES.index('"Alice" monarch by #10')
+    assert "the monarch" in await hover(client, line, '"Alice"', 1)
+    assert "0026" in await hover(client, line, "monarch", 1)

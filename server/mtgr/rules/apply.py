@@ -48,6 +48,8 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
         state = _state_based_actions_checked(state)
         if ends_untap_step(statement):
             state = _untap_step_over(state)
+            if state.day_night_due is not None:
+                state = replace(state, day_night_due=None)  # reported once (T423)
     return replace(state, after_end=line) if first_after_end else state
 
 
@@ -641,7 +643,8 @@ def _(statement: t.New, state: GameState, line: LineId) -> GameState:
             if isinstance(agent, t.PlayerRef)
             else _controller_of(state, agent.number if isinstance(agent, t.ObjectRef) else None)
         )
-    kind = {"token": ObjectKind.TOKEN, "copy": ObjectKind.COPY}.get(what, ObjectKind.CARD)
+    kinds = {"token": ObjectKind.TOKEN, "copy": ObjectKind.COPY, "emblem": ObjectKind.EMBLEM}
+    kind = kinds.get(what, ObjectKind.CARD)
     name = statement.card.value if statement.card else None
     if what == "copy" and statement.original is not None:
         original = state.obj(statement.original.number)
@@ -756,6 +759,8 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
     caster = statement.caster.name if statement.caster else None
     modes = " ".join(m.value for m in statement.modes)
     what = f"cast from {source}" + (f" ({modes})" if modes else "")
+    if (caster or obj.owner) == state.turn.player:  # for day and night (CR 502.2)
+        state = replace(state, spells_this_turn=state.spells_this_turn + 1)
     return _moved(state, obj, "stack", line, what, controller=caster or obj.owner)
 
 
@@ -781,6 +786,8 @@ def _(statement: t.Play, state: GameState, line: LineId) -> GameState:
 
 @_apply.register
 def _(statement: t.AbilityOf, state: GameState, line: LineId) -> GameState:
+    if statement.source is None:
+        return _designation_trigger(statement, state, line)
     source = statement.source.number
     controller = _controller_of(state, source)
     source_obj = state.obj(source)
@@ -800,6 +807,49 @@ def _(statement: t.AbilityOf, state: GameState, line: LineId) -> GameState:
     )
     state = state.with_object(obj)
     return replace(state, stack=(*state.stack, obj.number))
+
+
+def _designation_trigger(statement: t.AbilityOf, state: GameState, line: LineId) -> GameState:
+    """An inherent triggered ability of the monarch or the initiative: no source, controlled
+    by the player who has the designation (CR 725.2, 726.2; decision 0026 item 3)."""
+    word = statement.designation.value if statement.designation else "monarch"
+    controller = state.monarch if word == "monarch" else state.initiative
+    the = "the monarch" if word == "monarch" else "the initiative"
+    obj = GameObject(
+        number=statement.subject.number,
+        kind=ObjectKind.ABILITY,
+        name=f"triggered ability of {the}",
+        owner=controller,
+        controller=controller,
+        zone="stack",
+        introduced=line,
+        introduced_zone="stack",
+        last_moved=line,
+        entered_moment=state.moment,
+    )
+    state = state.with_object(obj)
+    return replace(state, stack=(*state.stack, obj.number))
+
+
+@_apply.register
+def _(statement: t.Designation, state: GameState, line: LineId) -> GameState:
+    name = statement.subject.name
+    verb = statement.verb.value
+    if verb == "monarch":
+        return replace(state, monarch=name)
+    if verb == "initiative":
+        return replace(state, initiative=name)
+    player = state.player(name)
+    assert player is not None
+    return state.with_player(replace(player, citys_blessing=True))
+
+
+@_apply.register
+def _(statement: t.DayNight, state: GameState, line: LineId) -> GameState:
+    value = statement.verb.value
+    if statement.cause is None:
+        return replace(state, day_night=value, day_night_due=None)
+    return replace(state, day_night=value)
 
 
 @_apply.register
@@ -1029,6 +1079,26 @@ def _phased(obj: GameObject, out: bool, *, indirectly: bool) -> GameObject:
     )
 
 
+def _day_night_due(state: GameState) -> GameState:
+    """A new turn: whether its untap step makes day night or night day (CR 502.2), from the
+    spells the previous turn's active player cast; unknown across a gap."""
+    known = state.spells_counted and not state.incomplete_since_turn
+    cast = state.spells_this_turn if known else None
+    counted = state.stage is not Stage.GAP and not state.incomplete_since_turn
+    due = None
+    if cast is not None and state.day_night == "day" and cast == 0:
+        due = "night"
+    elif cast is not None and state.day_night == "night" and cast >= 2:
+        due = "day"
+    return replace(
+        state,
+        spells_last_turn=cast,
+        spells_this_turn=0,
+        spells_counted=counted,
+        day_night_due=due,
+    )
+
+
 def _phase_ins_due(state: GameState, player: str) -> GameState:
     """A new turn: the permanents that phased out under its player's control phase in during
     its untap step (CR 502.1, 702.26a), unless they phased out with what they are attached to."""
@@ -1045,6 +1115,7 @@ def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
     player = statement.player.name
     state = _remove_damage(_end_combat(state))
     state = _phase_ins_due(state, player)
+    state = _day_night_due(state)
     state = _end_control(
         state,
         lambda e: (

@@ -42,6 +42,7 @@ class ObjectKind(Enum):
     TOKEN = "token"
     COPY = "copy"
     ABILITY = "ability"
+    EMBLEM = "emblem"
 
 
 class Stage(Enum):
@@ -152,6 +153,7 @@ class PlayerState:
     # checked, until that happens (decision 0024: CR 704.5a, 704.5b, 704.5c)
     loses: tuple[str, LineId] | None = None
     lands_played: int = 0
+    citys_blessing: bool = False  # for the rest of the game (decision 0026)
     kept_line: LineId | None = None
 
     def counter(self, kind: str) -> int:
@@ -278,6 +280,16 @@ class GameState:
     # objects with damage marked, a loyalty counter just gone, or phased out (decisions 0024,
     # 0025): the few that turn, step and priority lines look at, instead of every object
     watched: frozenset[int] = frozenset()
+    # designations (decision 0026): the monarch, who has the initiative, day or night; the
+    # spells the active player cast this turn and last turn, and the change of day or night
+    # the untap step owes (CR 502.2)
+    monarch: str | None = None
+    initiative: str | None = None
+    day_night: str | None = None
+    spells_this_turn: int = 0
+    spells_counted: bool = False  # the turn began outside a gap: its casts are all written
+    spells_last_turn: int | None = None
+    day_night_due: str | None = None
 
     # -- lookups
     def player(self, name: str) -> PlayerState | None:

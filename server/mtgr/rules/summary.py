@@ -58,6 +58,17 @@ def player_line(state: GameState, player: PlayerState) -> str:
     hand = len(state.in_zone("hand", player.name))
     library = "?" if player.library.size is None else str(player.library.size)
     counters = "".join(f", {count} {kind}" for kind, count in player.counters)
+    designations = [
+        word
+        for word, has in (
+            ("the monarch", state.monarch == player.name),
+            ("the initiative", state.initiative == player.name),
+            ("the city's blessing", player.citys_blessing),
+        )
+        if has
+    ]
+    if designations:
+        counters += ", " + ", ".join(designations)
     attached = state.attachments_of(player.name) if state.attached else []
     if attached:
         counters += ", with " + ", ".join(o.label() for o in attached) + " attached"
@@ -74,7 +85,8 @@ def turn_line(state: GameState) -> str:
             f", starting player {state.starting_player}" if state.starting_player else ""
         )
     where = turn.step or turn.phase or "start of turn"
-    return f"turn {turn.number} ({turn.player}), {where}"
+    day = f", {state.day_night}" if state.day_night else ""
+    return f"turn {turn.number} ({turn.player}), {where}{day}"
 
 
 def render_state(state: GameState) -> str:

@@ -21,15 +21,21 @@ OBJECT_VERBS = (
     "fizzle, countered, tap, untap, attack, block, damage, counters, effect, control, attach, "
     "unattach, phase"
 )
-PLAYER_VERBS = "draw, life, counters, search, shuffle, roll, mulligan, keep, concede, lose, win"
-KEYWORDS = "mtgr, title, rules, player, perspective, start, game, turn, phase, step, incomplete, keyframe, end"
+PLAYER_VERBS = (
+    "draw, life, counters, search, shuffle, roll, mulligan, keep, concede, lose, win, monarch, "
+    "initiative, citys-blessing"
+)
+KEYWORDS = (
+    "mtgr, title, rules, player, perspective, start, game, turn, phase, step, incomplete, "
+    "keyframe, end, day, night"
+)
 
 # Rule name -> what a reader is told was expected. Rules left out are too small to name.
 DESCRIPTIONS: dict[str, str] = {
     "statement": f'an object "#N", a player "Name" or a keyword ({KEYWORDS})',
     "object_phrase": f"a verb ({OBJECT_VERBS})",
     "player_phrase": f"a verb ({PLAYER_VERBS})",
-    "new_what": "card, hidden, token or copy",
+    "new_what": "card, hidden, token, copy or emblem",
     "zone": f"a zone ({ZONES})",
     "arrow": '"->"',
     "object_ref": "an object number such as #12",
@@ -99,6 +105,7 @@ DESCRIPTIONS: dict[str, str] = {
     "host": 'what it is attached to: an object #N or a player "Name"',
     "phasing": "out or in",
     "snapshot_phased": "phased-out",
+    "designation_source": "monarch or initiative",
 }
 
 _PREVIOUS_TOKEN = re.compile(r"(\"(?:[^\"\\]|\\.)*\"|\S+)\s*$")

@@ -151,6 +151,7 @@ _WORD_TOKENS = frozenset(
         "counter_kind",
         "die",
         "phasing",
+        "designation_source",
     }
 )
 _LEAF_KINDS = {
@@ -225,6 +226,8 @@ _PART_RULES = frozenset(
         "host",
         "phasing",
         "snapshot_phased",
+        "k_emblem",
+        "designation_source",
     }
 )
 
@@ -474,7 +477,9 @@ def _form(*phrases: str) -> Callable[[_Build], _Build]:
 @_form("new_phrase")
 def _new(b: _Builder) -> t.Statement:
     what = next(
-        b.word(n) for key in ("k_card", "k_hidden", "k_token", "k_copy") for n in b.all(key)
+        b.word(n)
+        for key in ("k_card", "k_hidden", "k_token", "k_copy", "k_emblem")
+        for n in b.all(key)
     )
     return t.New(
         **b.object_common(),
@@ -657,6 +662,21 @@ def _attach(b: _Builder) -> t.Statement:
 @_form("phasing_phrase")
 def _phasing(b: _Builder) -> t.Statement:
     return t.Phasing(**b.object_common(), direction=b.word(b.one("phasing")))
+
+
+@_form("designation_trigger_phrase")
+def _designation_trigger(b: _Builder) -> t.Statement:
+    return t.AbilityOf(**b.object_common(), designation=b.word(b.one("designation_source")))
+
+
+@_form("designation_phrase")
+def _designation(b: _Builder) -> t.Statement:
+    return t.Designation(**b.player_common())
+
+
+@_form("day_night_statement")
+def _day_night(b: _Builder) -> t.Statement:
+    return t.DayNight(**b.common())
 
 
 @_form("snapshot_object_phrase")

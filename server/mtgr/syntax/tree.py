@@ -228,9 +228,12 @@ class Play(ObjectStatement):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AbilityOf(ObjectStatement):
-    """`activate of #M` or `trigger of #M`: a new ability object on the stack."""
+    """`activate of #M` or `trigger of #M`: a new ability object on the stack; `trigger of
+    monarch | initiative` for an inherent ability of a designation, which has no source
+    (decision 0026)."""
 
-    source: ObjectRef
+    source: ObjectRef | None = None
+    designation: Word | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -406,6 +409,16 @@ class PhaseOrStep(Statement):
     """`phase NAME` or `step NAME`."""
 
     name: Word
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Designation(PlayerStatement):
+    """`"P" monarch`, `"P" initiative`, `"P" citys-blessing` (decision 0026)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DayNight(Statement):
+    """`day` or `night`: it becomes day or night (decision 0026)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -60,14 +60,27 @@ PLAYER_VERBS = (
     "concede",
     "lose",
     "win",
+    "monarch",
+    "initiative",
+    "citys-blessing",
 )
 KINDS = ("discard", "sacrifice", "destroy", "mill")
-NEW_WHAT = ("card", "hidden", "token", "copy")
+NEW_WHAT = ("card", "hidden", "token", "copy", "emblem")
 CAST_MODES = ("dash", "flashback", "kicker", "evoke", "escape", "adventure", "foretell")
 DURATIONS = ("end-of-turn", "end-of-combat", "next-turn", "leaves")
 ENTERING = ("tapped", "attached", "attacking", "blocking")  # how it enters (0020, 0023)
 HEADER_KEYWORDS = ("mtgr", "title", "rules", "player", "perspective", "start")
-STRUCTURE_KEYWORDS = ("turn", "phase", "step", "keyframe", "end", "incomplete", "game")
+STRUCTURE_KEYWORDS = (
+    "turn",
+    "phase",
+    "step",
+    "keyframe",
+    "end",
+    "incomplete",
+    "game",
+    "day",
+    "night",
+)
 _CARD_NAME_AFTER = frozenset({"card", "token", "identify"})
 
 
@@ -381,6 +394,8 @@ def _after_object(
             out.keywords(["of"])
         else:
             out.objects(state, acting_objects(state), "source")
+            if verb == "trigger":  # an inherent ability of a designation (decision 0026)
+                out.keywords(["monarch", "initiative"], "designation")
     elif verb in ("target", "choose"):
         out.objects(state, acting_objects(state))
         out.players(state.player_names())

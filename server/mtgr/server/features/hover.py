@@ -199,6 +199,12 @@ def player_hover(document: OpenDocument, line: int, name: str) -> str:
     graveyard = len(state.in_zone("graveyard", name))
     battlefield = sum(1 for o in state.in_zone("battlefield") if o.controller == name)
     rows.append(f"- battlefield {battlefield}, graveyard {graveyard}")
+    if state.monarch == name:
+        rows.append("- the monarch (CR 725)")
+    if state.initiative == name:
+        rows.append("- has the initiative (CR 726)")
+    if player.citys_blessing:
+        rows.append("- has the city's blessing (CR 702.131c)")
     attached = state.attachments_of(name) if state.attached else []
     if attached:
         rows.append("- attached: " + ", ".join(o.label() for o in attached))
@@ -222,6 +228,12 @@ def form_keys(statement: t.Statement | None, token: t.Token, word: str) -> list[
     if token.kind is t.TokenKind.VERB:
         if isinstance(statement, t.Phasing):
             return ["phasing_phrase"]
+        if isinstance(statement, t.Designation):
+            return ["designation_phrase", word]
+        if isinstance(statement, t.DayNight):
+            return ["day_night_statement", word]
+        if isinstance(statement, t.AbilityOf) and statement.designation is not None:
+            return ["designation_trigger_phrase"]
         if isinstance(statement, t.PlayerCounters):
             return ["player_counters_phrase"]
         if isinstance(statement, t.SnapshotPlayer):
