@@ -27,6 +27,7 @@ from mtgr.rules.state import (
     Stage,
     Turn,
     ends_untap_step,
+    loyalty_cost_of,
     step_places,
 )
 from mtgr.rules.state import (
@@ -149,7 +150,18 @@ def _after_any(state: GameState, statement: t.Statement) -> GameState:
             state = replace(state, last_entered=None)
     if state.searching and isinstance(statement, (t.Turn, t.PhaseOrStep, t.Leave)):
         state = replace(state, searching=None)
+    turn = state.turn
+    if turn.step == "cleanup" and not turn.cleanup_priority and _gives_cleanup_priority(statement):
+        state = replace(state, turn=replace(turn, cleanup_priority=True))
     return state
+
+
+def _gives_cleanup_priority(statement: t.Statement) -> bool:
+    """A trigger or a state-based action in a cleanup step: players get priority (514.3a)."""
+    if isinstance(statement, t.AbilityOf):
+        return statement.verb.value == "trigger"
+    cause = statement.cause
+    return cause is not None and isinstance(cause.agent, t.Sba)
 
 
 def _entered_by(statement: t.Statement, state: GameState) -> bool:
@@ -243,7 +255,24 @@ def _moved(
         state = _end_control(state, lambda e: e.until == "leaves" and e.source == obj.number)
     if not stays:
         state = _detach(state, obj.number)
+        state = _end_effects_of(state, obj, left_battlefield=obj.zone == "battlefield")
     return state
+
+
+def _end_effects_of(state: GameState, obj: GameObject, *, left_battlefield: bool) -> GameState:
+    """Effects on an object end when it leaves its zone (decision 0013 item 7, CR 400.7), and
+    effects that last until their source leaves end when it leaves the battlefield
+    (decision 0044 item 5)."""
+    number = obj.number
+
+    def ends(effect: Effect) -> bool:
+        if effect.on == number:
+            return True
+        return left_battlefield and effect.until == "leaves" and effect.source == number
+
+    if not any(ends(e) for e in state.effects):
+        return state
+    return replace(state, effects=tuple(e for e in state.effects if not ends(e)))
 
 
 def _attached(state: GameState, number: int, host: t.ObjectRef | t.PlayerRef | None) -> GameState:
@@ -853,6 +882,22 @@ def _(statement: t.DayNight, state: GameState, line: LineId) -> GameState:
 
 
 @_apply.register
+def _(statement: t.Target, state: GameState, line: LineId) -> GameState:
+    obj = state.obj(statement.subject.number)
+    if obj is None:
+        return state
+    marks: list[tuple[int | str, str | None, LineId | None]] = []
+    for target in statement.targets:
+        if isinstance(target, t.PlayerRef):
+            marks.append((target.name, None, None))
+        else:
+            found = state.obj(target.number)
+            if found is not None:
+                marks.append((found.number, found.zone, found.last_moved))
+    return state.with_object(replace(obj, targets=tuple(marks)))
+
+
+@_apply.register
 def _(statement: t.Pay, state: GameState, line: LineId) -> GameState:
     payer = None
     if statement.cause and isinstance(statement.cause.agent, t.PlayerRef):
@@ -959,6 +1004,9 @@ def _(statement: t.ObjectCounters, state: GameState, line: LineId) -> GameState:
     obj = _named(
         _object(state, statement.subject.number, line, "battlefield", None), statement.name
     )
+    if loyalty_cost_of(state, statement) is not None:
+        turn = state.turn
+        state = replace(state, turn=replace(turn, loyalty_used=turn.loyalty_used | {obj.number}))
     kind = statement.counter.value
     delta = statement.delta.value
     counters = _counters(obj.counters, kind, delta)
@@ -1191,6 +1239,7 @@ def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
         step=step,
         repeated=index <= reference,
         added_after=added_after,
+        cleanup_priority=False,
     )
     state = replace(state, turn=turn, moment=line, incomplete_since_step=False)
     if step == "end-of-combat" or (is_phase and name in ("main", "ending") and current >= 5):

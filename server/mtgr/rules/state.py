@@ -108,6 +108,9 @@ class GameObject:
     last_moved: LineId | None = None
     entered_moment: LineId | None = None  # GameState.moment as it entered its current zone
     gone_by: str | None = None  # how a card went back to the untracked pool ("shuffled into ...")
+    # a spell's or ability's targets as they stood when chosen: (object number, its zone, its
+    # last move) or (player name, None, None); a target is illegal once that changed (608.2b)
+    targets: tuple[tuple[int | str, str | None, LineId | None], ...] = ()
 
     @property
     def hidden(self) -> bool:
@@ -195,6 +198,11 @@ class Turn:
     # while added phases run (500.8): where the turn stood when the first was added; the
     # regular phases that follow them are placed from there (505.1a, decision 0043)
     added_after: int | None = None
+    # this cleanup step gives priority: something triggered or a state-based action was
+    # performed in it (514.3a, decision 0044 item 1)
+    cleanup_priority: bool = False
+    # permanents whose loyalty ability was activated this turn (606.3, decision 0044 item 2)
+    loyalty_used: frozenset[int] = frozenset()
 
 
 # CR 500.1: the phases and steps in order. A main phase appears twice.
@@ -226,6 +234,27 @@ def _step_places() -> dict[tuple[str, bool], tuple[int, ...]]:
 
 
 _STEP_PLACES = _step_places()
+
+
+def loyalty_cost_of(state: GameState, statement: t.Statement) -> int | None:
+    """The ability a `counters ... loyalty by #A` line pays the loyalty cost of, if it does:
+    A is an ability of that permanent being activated, on top of the stack and not
+    resolving (CR 606.4, decision 0017 item 3); else None."""
+    if not isinstance(statement, t.ObjectCounters) or statement.counter.value != "loyalty":
+        return None
+    cause = statement.cause
+    if cause is None or not isinstance(cause.agent, t.ObjectRef):
+        return None
+    number = cause.agent.number
+    ability = state.obj(number)
+    if ability is None or ability.kind is not ObjectKind.ABILITY:
+        return None
+    if ability.source != statement.subject.number or state.resolving == number:
+        return None
+    if not state.stack or state.stack[-1] != number:
+        return None
+    activated = ability.name is not None and ability.name.startswith("activated ")
+    return number if activated else None
 
 
 def step_places(name: str, is_phase: bool) -> tuple[int, ...]:
