@@ -301,10 +301,18 @@ def _out_of_combat(obj: GameObject) -> GameObject:
 
 def _end_combat(state: GameState) -> GameState:
     """The combat phase ends: every creature leaves combat (CR 506.4, 511.3)."""
-    objects = state.objects
-    if any(o.attacking or o.blocking or o.blocked for o in objects.values()):
-        state = replace(state, objects={n: _out_of_combat(o) for n, o in objects.items()})
-    return state
+    if not state.in_combat:
+        return state
+    for number in state.in_combat:
+        obj = state.obj(number)
+        if obj is not None:
+            state.objects[number] = _out_of_combat(obj)
+    return replace(state, in_combat=frozenset())
+
+
+def _fighting(state: GameState, *numbers: int) -> GameState:
+    """Objects that are now in combat, for the end of combat to find (CR 506.4)."""
+    return replace(state, in_combat=state.in_combat.union(numbers))
 
 
 def _enter_in_combat(
@@ -318,16 +326,17 @@ def _enter_in_combat(
     target = combat.target
     if combat.keyword.value == "attacking":
         what = target.name if isinstance(target, t.PlayerRef) else target.number
-        return state.with_object(
+        state = state.with_object(
             replace(obj, attacking=True, attack_target=what, entered_attacking=True, tapped=tapped)
         )
+        return _fighting(state, obj.number)
     if not isinstance(target, t.ObjectRef):
         return state
     state = state.with_object(replace(obj, blocking=(*obj.blocking, target.number)))
     blocked = state.obj(target.number)
     if blocked is not None and blocked.attacking:
         state = state.with_object(replace(blocked, blocked=True))
-    return state
+    return _fighting(state, obj.number, target.number)
 
 
 def _remove_damage(state: GameState) -> GameState:
@@ -909,7 +918,8 @@ def _(statement: t.Attack, state: GameState, line: LineId) -> GameState:
     tapped = obj.tapped or statement.untapped is None
     defender = statement.defender
     what = defender.name if isinstance(defender, t.PlayerRef) else defender.number
-    return state.with_object(replace(obj, attacking=True, attack_target=what, tapped=tapped))
+    state = state.with_object(replace(obj, attacking=True, attack_target=what, tapped=tapped))
+    return _fighting(state, obj.number)
 
 
 @_apply.register
@@ -921,7 +931,7 @@ def _(statement: t.Block, state: GameState, line: LineId) -> GameState:
     attacker = state.obj(number)
     if attacker is not None and attacker.attacking:  # CR 509.1h
         state = state.with_object(replace(attacker, blocked=True))
-    return state
+    return _fighting(state, blocker.number, number)
 
 
 @_apply.register

@@ -281,6 +281,7 @@ class GameState:
     watched: frozenset[int] = frozenset()
     phased: frozenset[int] = frozenset()
     control_changed: frozenset[int] = frozenset()
+    in_combat: frozenset[int] = frozenset()  # attacking, blocking or blocked (decision 0020)
     sba_due: bool = False
     # designations (decision 0026): the monarch, who has the initiative, day or night; the
     # spells the active player cast this turn and last turn, and the change of day or night
