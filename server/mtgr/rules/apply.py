@@ -71,13 +71,15 @@ def is_event_after_end(state: GameState, statement: t.Statement) -> bool:
 def _state_based_actions_checked(state: GameState) -> GameState:
     """State-based actions were checked before this line: the conditions B101 to B104 judge
     are reported once, at the first such line, and not again."""
+    if not state.sba_due:
+        return state
     for player in state.players:
         if player.loses is not None:
             state = state.with_player(replace(player, loses=None))
     for obj in state.watched_objects():
         if obj.loyalty_gone is not None:
             state.objects[obj.number] = replace(obj, loyalty_gone=None)
-    return state
+    return replace(state, sba_due=False)
 
 
 def _watch(state: GameState, number: int) -> GameState:
@@ -87,7 +89,9 @@ def _watch(state: GameState, number: int) -> GameState:
 
 def _untap_step_over(state: GameState) -> GameState:
     """The untap step is over: phase-ins it missed are reported once (T422), not again."""
-    for obj in state.watched_objects():
+    if not state.phased:
+        return state
+    for obj in state.phased_objects():
         if obj.phase_in_due:
             state.objects[obj.number] = replace(obj, phase_in_due=False)
     return state
@@ -106,7 +110,10 @@ def _may_lose(state: GameState, player: PlayerState, line: LineId) -> GameState:
         loses = (reason, loses[1] if loses and loses[0] == reason else line)
     elif reason is None and loses is not None and loses[0] != "draw":
         loses = None
-    return state.with_player(replace(player, loses=loses)) if loses != player.loses else state
+    if loses == player.loses:
+        return state
+    state = state.with_player(replace(player, loses=loses))
+    return replace(state, sba_due=True) if loses is not None else state
 
 
 _RESULTS = (t.Damage, t.Life, t.PlayerCounters, t.ObjectCounters)
@@ -323,10 +330,18 @@ def _out_of_combat(obj: GameObject) -> GameObject:
 
 def _end_combat(state: GameState) -> GameState:
     """The combat phase ends: every creature leaves combat (CR 506.4, 511.3)."""
-    objects = state.objects
-    if any(o.attacking or o.blocking or o.blocked for o in objects.values()):
-        state = replace(state, objects={n: _out_of_combat(o) for n, o in objects.items()})
-    return state
+    if not state.in_combat:
+        return state
+    for number in state.in_combat:
+        obj = state.obj(number)
+        if obj is not None:
+            state.objects[number] = _out_of_combat(obj)
+    return replace(state, in_combat=frozenset())
+
+
+def _fighting(state: GameState, *numbers: int) -> GameState:
+    """Objects that are now in combat, for the end of combat to find (CR 506.4)."""
+    return replace(state, in_combat=state.in_combat.union(numbers))
 
 
 def _enter_in_combat(
@@ -340,16 +355,17 @@ def _enter_in_combat(
     target = combat.target
     if combat.keyword.value == "attacking":
         what = target.name if isinstance(target, t.PlayerRef) else target.number
-        return state.with_object(
+        state = state.with_object(
             replace(obj, attacking=True, attack_target=what, entered_attacking=True, tapped=tapped)
         )
+        return _fighting(state, obj.number)
     if not isinstance(target, t.ObjectRef):
         return state
     state = state.with_object(replace(obj, blocking=(*obj.blocking, target.number)))
     blocked = state.obj(target.number)
     if blocked is not None and blocked.attacking:
         state = state.with_object(replace(blocked, blocked=True))
-    return state
+    return _fighting(state, obj.number, target.number)
 
 
 def _remove_damage(state: GameState) -> GameState:
@@ -358,9 +374,7 @@ def _remove_damage(state: GameState) -> GameState:
         if obj.damage:
             state.objects[obj.number] = replace(obj, damage=0)
     keep = frozenset(
-        o.number
-        for o in state.watched_objects()
-        if o.damage or o.loyalty_gone is not None or o.phased_out or o.phase_in_due
+        o.number for o in state.watched_objects() if o.damage or o.loyalty_gone is not None
     )
     return replace(state, watched=keep) if keep != state.watched else state
 
@@ -368,8 +382,13 @@ def _remove_damage(state: GameState) -> GameState:
 def _end_control(state: GameState, ends: Callable[[ControlEffect], bool]) -> GameState:
     """Control-changing effects that end give control back to whoever had it before
     (decision 0021; CR 613.1b): a later effect still in force keeps control instead."""
-    for obj in list(state.objects.values()):
-        if not obj.control_effects or not any(ends(e) for e in obj.control_effects):
+    if not state.control_changed:
+        return state
+    for number in sorted(state.control_changed):
+        obj = state.obj(number)
+        if obj is None or not obj.control_effects:
+            continue
+        if not any(ends(e) for e in obj.control_effects):
             continue
         effects = list(obj.control_effects)
         controller = obj.controller
@@ -582,7 +601,7 @@ def _(statement: t.Draw, state: GameState, line: LineId) -> GameState:
     assert player is not None
     if player.library.size == 0 and state.stage is Stage.PLAYING and player.loses is None:
         player = replace(player, loses=("draw", line))  # CR 704.5b
-        state = state.with_player(player)
+        state = replace(state.with_player(player), sba_due=True)
     top = player.library.top
     number = statement.drawn.number
     obj = state.obj(number)
@@ -944,7 +963,8 @@ def _(statement: t.Attack, state: GameState, line: LineId) -> GameState:
     tapped = obj.tapped or statement.untapped is None
     defender = statement.defender
     what = defender.name if isinstance(defender, t.PlayerRef) else defender.number
-    return state.with_object(replace(obj, attacking=True, attack_target=what, tapped=tapped))
+    state = state.with_object(replace(obj, attacking=True, attack_target=what, tapped=tapped))
+    return _fighting(state, obj.number)
 
 
 @_apply.register
@@ -956,7 +976,7 @@ def _(statement: t.Block, state: GameState, line: LineId) -> GameState:
     attacker = state.obj(number)
     if attacker is not None and attacker.attacking:  # CR 509.1h
         state = state.with_object(replace(attacker, blocked=True))
-    return state
+    return _fighting(state, blocker.number, number)
 
 
 @_apply.register
@@ -1015,7 +1035,7 @@ def _(statement: t.ObjectCounters, state: GameState, line: LineId) -> GameState:
         gone = line  # its last loyalty counter (CR 704.5i)
     state = state.with_object(replace(obj, counters=counters, loyalty_gone=gone))
     if gone is not None:
-        state = _watch(state, obj.number)
+        state = replace(_watch(state, obj.number), sba_due=True)
     if delta < 0 and kind in ("loyalty", "defense"):
         state = _settle(state, obj.number, _cause_object(statement), -delta)
     return _note_opening_action(state, statement)
@@ -1080,6 +1100,7 @@ def _(statement: t.Control, state: GameState, line: LineId) -> GameState:
             statement.until.value, source, _controller_of(state, source), obj.controller, line
         )
         effects = (*effects, effect)
+        state = replace(state, control_changed=state.control_changed | {obj.number})
     updated = replace(obj, controller=controller, control_effects=effects)
     if controller != obj.controller:
         updated = _out_of_combat(updated)  # CR 506.4
@@ -1101,15 +1122,16 @@ def _(statement: t.Phasing, state: GameState, line: LineId) -> GameState:
         _object(state, statement.subject.number, line, "battlefield", None), statement.name
     )
     out = statement.direction.value == "out"
-    state = _watch(state.with_object(_phased(obj, out, indirectly=False)), obj.number)
+    state = state.with_object(_phased(obj, out, indirectly=False))
+    phased = {obj.number}
     # what is attached to it phases out and in with it, indirectly (CR 702.26g)
     for attached in state.attachments_of(obj.number) if state.attached else []:
         if out and not attached.phased_out:
             state = state.with_object(_phased(attached, True, indirectly=True))
-            state = _watch(state, attached.number)
+            phased.add(attached.number)
         elif not out and attached.phased_indirectly:
             state = state.with_object(_phased(attached, False, indirectly=False))
-    return state
+    return replace(state, phased=state.phased | phased) if out else state
 
 
 def _phased(obj: GameObject, out: bool, *, indirectly: bool) -> GameObject:
@@ -1150,10 +1172,13 @@ def _day_night_due(state: GameState) -> GameState:
 def _phase_ins_due(state: GameState, player: str) -> GameState:
     """A new turn: the permanents that phased out under its player's control phase in during
     its untap step (CR 502.1, 702.26a), unless they phased out with what they are attached to."""
-    for obj in state.watched_objects():
-        if obj.phased_out and not obj.phased_indirectly and obj.phased_under == player:
+    if not state.phased:
+        return state
+    still = state.phased_objects()
+    for obj in still:
+        if not obj.phased_indirectly and obj.phased_under == player:
             state.objects[obj.number] = replace(obj, phase_in_due=True)
-    return state
+    return replace(state, phased=frozenset(o.number for o in still))
 
 
 @_apply.register
@@ -1342,7 +1367,7 @@ def _(statement: t.SnapshotObject, state: GameState, line: LineId) -> GameState:
         state = _attached(state, number, statement.attached if zone == "battlefield" else None)
     if statement.phased_out is not None and zone == "battlefield":
         phased = _phased(state.objects[number], True, indirectly=False)
-        state = _watch(state.with_object(phased), number)
+        state = replace(state.with_object(phased), phased=state.phased | {number})
     return state
 
 

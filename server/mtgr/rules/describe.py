@@ -27,7 +27,7 @@ def report_pending_losses(ctx: Context, rule: Rule, reason: str, what: str, cr: 
     (decision 0024 item 1), still in the game at a line that comes after that check."""
     state = ctx.state
     statement = ctx.statement
-    if statement is None or quiet(ctx) or state.stage is not Stage.PLAYING:
+    if not state.sba_due or statement is None or quiet(ctx) or state.stage is not Stage.PLAYING:
         return
     for player in state.players:
         if player.lost or player.loses is None or player.loses[0] != reason:

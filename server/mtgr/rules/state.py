@@ -306,9 +306,15 @@ class GameState:
     resolving: int | None = None  # the object that resolved last, while its resolution goes on
     hidden_this_step: frozenset[int] = frozenset()  # `new hidden` since the last turn, phase, step
     attached: frozenset[int] = frozenset()  # objects attached to something (decision 0023)
-    # objects with damage marked, a loyalty counter just gone, or phased out (decisions 0024,
-    # 0025): the few that turn, step and priority lines look at, instead of every object
+    # objects with damage marked or a loyalty counter just gone (decision 0024), phased out
+    # (0025), under a control change with a duration (0021): the few that turn, step and
+    # priority lines look at, instead of every object; and whether a state-based action is
+    # owed at the next priority line
     watched: frozenset[int] = frozenset()
+    phased: frozenset[int] = frozenset()
+    control_changed: frozenset[int] = frozenset()
+    in_combat: frozenset[int] = frozenset()  # attacking, blocking or blocked (decision 0020)
+    sba_due: bool = False
     # designations (decision 0026): the monarch, who has the initiative, day or night; the
     # spells the active player cast this turn and last turn, and the change of day or night
     # the untap step owes (CR 502.2)
@@ -349,6 +355,11 @@ class GameState:
 
     def watched_objects(self) -> list[GameObject]:
         return [self.objects[n] for n in sorted(self.watched) if n in self.objects]
+
+    def phased_objects(self) -> list[GameObject]:
+        """The permanents phased out, by number."""
+        found = (self.objects.get(n) for n in sorted(self.phased))
+        return [o for o in found if o is not None and o.phased_out]
 
     def attachments_of(self, host: int | str) -> list[GameObject]:
         """What is attached to a permanent or player, by number."""

@@ -57,7 +57,7 @@ RULE = define(
 @RULE.on(*PRIORITY_LINES)
 def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
-    if quiet(ctx) or state.stage is not Stage.PLAYING:
+    if not state.sba_due or quiet(ctx) or state.stage is not Stage.PLAYING:
         return
     for obj in state.watched_objects():
         if obj.loyalty_gone is None or obj.zone != "battlefield":

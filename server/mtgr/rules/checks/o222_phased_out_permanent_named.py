@@ -49,7 +49,7 @@ RULE = define(
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.ObjectStatement)
     state = ctx.state
-    if not state.watched or isinstance(statement, t.SnapshotObject) or quiet(ctx):
+    if not state.phased or isinstance(statement, t.SnapshotObject) or quiet(ctx):
         return
     cause = statement.cause.agent if statement.cause else None
     for ref in statement.objects:

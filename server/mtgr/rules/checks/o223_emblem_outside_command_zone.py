@@ -49,11 +49,9 @@ RULE = define(
 @RULE.on(t.ObjectStatement)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.ObjectStatement)
-    if quiet(ctx) or isinstance(statement, t.SnapshotObject):
-        return
     if isinstance(statement, t.New):
         zone = statement.place.zone
-        if statement.what.value == "emblem" and zone.value != "command":
+        if statement.what.value == "emblem" and zone.value != "command" and not quiet(ctx):
             ctx.report(
                 RULE,
                 f"an emblem is created in the command zone, not {zone.value}: write `command`",
@@ -61,7 +59,9 @@ def check(ctx: Context, statement: t.Statement) -> None:
             )
         return
     obj = ctx.state.obj(statement.subject.number)
-    if obj is None or obj.kind is not ObjectKind.EMBLEM or isinstance(statement, t.AbilityOf):
+    if obj is None or obj.kind is not ObjectKind.EMBLEM:
+        return
+    if isinstance(statement, (t.AbilityOf, t.SnapshotObject)) or quiet(ctx):
         return
     ctx.report(
         RULE,

@@ -55,12 +55,12 @@ RULE = define(
 @RULE.on(*PRIORITY_LINES)
 def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
-    if not state.watched or quiet(ctx) or state.stage is not Stage.PLAYING:
+    if not state.phased or quiet(ctx) or state.stage is not Stage.PLAYING:
         return
     if not ends_untap_step(statement):
         return
-    for obj in state.watched_objects():
-        if not (obj.phase_in_due and obj.phased_out):
+    for obj in state.phased_objects():
+        if not obj.phase_in_due:
             continue
         ctx.report(
             RULE,

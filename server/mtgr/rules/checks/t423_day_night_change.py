@@ -81,9 +81,11 @@ def check_change(ctx: Context, statement: t.Statement) -> None:
 
 @RULE.on(*PRIORITY_LINES)
 def check_missing(ctx: Context, statement: t.Statement) -> None:
+    due = ctx.state.day_night_due
+    if due is None:
+        return
     state = ctx.state
-    due = state.day_night_due
-    if due is None or quiet(ctx) or not ends_untap_step(statement):
+    if quiet(ctx) or not ends_untap_step(statement):
         return
     ctx.report(
         RULE,
