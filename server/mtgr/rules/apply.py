@@ -12,9 +12,11 @@ from collections.abc import Callable
 from functools import singledispatch
 
 from mtgr.rules.state import (
+    CASTING_STAGES,
     GONE,
     PRIORITY_LINES,
     STEP_ORDER,
+    Casting,
     ControlEffect,
     Effect,
     GameObject,
@@ -26,6 +28,7 @@ from mtgr.rules.state import (
     PlayerState,
     Stage,
     Turn,
+    casting_stage,
     ends_untap_step,
     loyalty_cost_of,
     step_places,
@@ -45,6 +48,8 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
         handler = _HANDLERS[kind] = _apply.dispatch(kind)
     state = handler(statement, state, line)
     state = _after_any(state, statement)
+    if state.casting is not None or isinstance(statement, _OPENS_CASTING):
+        state = _casting_step(state, statement, line)
     if isinstance(statement, PRIORITY_LINES):
         state = _state_based_actions_checked(state)
         if ends_untap_step(statement):
@@ -161,6 +166,30 @@ def _after_any(state: GameState, statement: t.Statement) -> GameState:
     if turn.step == "cleanup" and not turn.cleanup_priority and _gives_cleanup_priority(statement):
         state = replace(state, turn=replace(turn, cleanup_priority=True))
     return state
+
+
+_OPENS_CASTING = (t.Cast, t.AbilityOf)
+# Lines after which the spell or ability being cast is cast: another object goes on the
+# stack or leaves it, a land is played, the game moves on.
+_ENDS_CASTING = (t.Cast, t.AbilityOf, t.Leave, t.Play, t.Turn, t.PhaseOrStep, t.Marker)
+
+
+def _casting_step(state: GameState, statement: t.Statement, line: LineId) -> GameState:
+    """Follows the parts of casting a spell or activating an ability (decision 0045)."""
+    if isinstance(statement, _OPENS_CASTING):
+        starts: tuple[LineId | None, ...] = (line, *(None,) * (len(CASTING_STAGES) - 1))
+        return replace(state, casting=Casting(statement.subject.number, 0, starts))
+    casting = state.casting
+    assert casting is not None
+    if isinstance(statement, _ENDS_CASTING):
+        return replace(state, casting=None)
+    stage = casting_stage(casting, statement)
+    if stage is None:
+        return state
+    starts = casting.starts
+    if starts[stage] is None:
+        starts = (*starts[:stage], line, *starts[stage + 1 :])
+    return replace(state, casting=Casting(casting.number, max(stage, casting.stage), starts))
 
 
 def _gives_cleanup_priority(statement: t.Statement) -> bool:

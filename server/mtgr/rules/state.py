@@ -236,6 +236,53 @@ def _step_places() -> dict[tuple[str, bool], tuple[int, ...]]:
 _STEP_PLACES = _step_places()
 
 
+# The parts of casting a spell or activating an ability, in the order of CR 601.2 and
+# 602.2b (decision 0045 item 1): the announcement, choices (modes, X), targets, mana
+# abilities, the `pay` lines, then the actions that pay costs.
+CASTING_STAGES = ("announced", "choices", "targets", "mana abilities", "payments", "cost actions")
+_PAYMENTS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Casting:
+    """The spell or ability being cast or activated, how far its lines have got, and the
+    first line of each part written so far (to move a line written too late)."""
+
+    number: int
+    stage: int
+    starts: tuple[LineId | None, ...]
+
+
+def casting_stage(casting: Casting, statement: t.Statement) -> int | None:
+    """Which part of casting `casting.number` a line is, or None if it is none of them.
+
+    Once costs are paid the spell is cast (601.2i): a `choose` after that is made later
+    (as a permanent enters, 614.12a, decision 0017 item 6), and a mana ability after the
+    `pay` line makes mana for what comes next; neither is part of this casting."""
+    number = casting.number
+    paid = casting.starts[_PAYMENTS] is not None  # a `pay` line
+    cast = paid or casting.stage > _PAYMENTS  # or an action that pays a cost
+    if isinstance(statement, t.ObjectStatement) and statement.subject.number == number:
+        if isinstance(statement, t.Choose):
+            return None if cast else 1
+        if isinstance(statement, t.Target):
+            return 2
+        if isinstance(statement, t.Pay):
+            return 4
+    cause = statement.cause
+    if cause is None or not isinstance(cause.agent, t.ObjectRef):
+        return None
+    if cause.agent.number == number:
+        return 5
+    if (
+        isinstance(statement, (t.TapChange, t.Move))
+        and statement.subject.number == cause.agent.number
+    ):
+        # a mana ability: the permanent taps or sacrifices itself (decision 0005 item 2)
+        return None if paid else 3
+    return None
+
+
 def loyalty_cost_of(state: GameState, statement: t.Statement) -> int | None:
     """The ability a `counters ... loyalty by #A` line pays the loyalty cost of, if it does:
     A is an ability of that permanent being activated, on top of the stack and not
@@ -306,6 +353,7 @@ class GameState:
     resolving: int | None = None  # the object that resolved last, while its resolution goes on
     hidden_this_step: frozenset[int] = frozenset()  # `new hidden` since the last turn, phase, step
     attached: frozenset[int] = frozenset()  # objects attached to something (decision 0023)
+    casting: Casting | None = None  # the spell or ability being cast or activated (0045)
     # objects with damage marked or a loyalty counter just gone (decision 0024), phased out
     # (0025), under a control change with a duration (0021): the few that turn, step and
     # priority lines look at, instead of every object; and whether a state-based action is

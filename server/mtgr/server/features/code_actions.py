@@ -20,7 +20,7 @@ from lsprotocol import types
 
 from mtgr.check import silences
 from mtgr.rules.context import Finding
-from mtgr.rules.state import GameState
+from mtgr.rules.state import GameState, casting_stage
 from mtgr.rules.walk import Line, end_of_file, step
 from mtgr.server.features.navigation import occurrences_in_line
 from mtgr.syntax import tree as t
@@ -321,6 +321,27 @@ def _fix_r601(doc: _Doc, line: int, span: t.Span) -> list[Fix]:
     return fixes
 
 
+def _fix_k332(doc: _Doc, line: int, span: t.Span) -> list[Fix]:
+    """A casting line written too late: move it up to before the first line of the part
+    that must follow it (CR 601.2 order, decision 0045)."""
+    statement = doc.statement(line)
+    casting = doc.document.state_before(line).casting
+    if statement is None or casting is None:
+        return []
+    stage = casting_stage(casting, statement)
+    if stage is None:
+        return []
+    later = [doc.index(i) for i in casting.starts[stage + 1 :] if i is not None]
+    targets = [i for i in later if i is not None and i < line]
+    if not targets:
+        return []
+    target = min(targets)
+    moved = [doc.texts[line], *doc.texts[target:line]]
+    edit = Edit(target, 0, line, len(doc.texts[line]), "\n".join(moved))
+    title = f"Move this line up to line {target + 1}, in the order of CR 601.2"
+    return [Fix(title, "K332", (edit,), preferred=True)]
+
+
 _FIXERS: dict[str, Callable[[_Doc, int, t.Span], list[Fix]]] = {
     "V702": _fix_v702,
     "P505": _fix_p505,
@@ -329,6 +350,7 @@ _FIXERS: dict[str, Callable[[_Doc, int, t.Span], list[Fix]]] = {
     "N105": _fix_n105,
     "N107": _fix_n107,
     "R601": _fix_r601,
+    "K332": _fix_k332,
 }
 
 
