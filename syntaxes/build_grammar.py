@@ -187,6 +187,7 @@ OBJECT_VERBS = [
     "control",
     "attach",
     "unattach",
+    "regenerate",
 ]
 PLAYER_VERBS = [
     "draw",
@@ -230,6 +231,7 @@ MODIFIERS = [
     "blocking",
     "attached",
     "phased-out",
+    "deathtouch",
 ]  # storage.modifier.<word>
 KEYWORDS = [
     "of",

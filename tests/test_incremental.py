@@ -121,6 +121,9 @@ SNIPPETS = [
     "#43 trigger of monarch\n",
     "day by #13\n",
     "night\n",
+    # decision 0027: deathtouch and regeneration
+    "#9 damage 1 -> #13 deathtouch\n",
+    "#13 regenerate by sba replacement #9\n",
 ]
 
 

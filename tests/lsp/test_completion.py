@@ -237,3 +237,9 @@ async def test_designations_emblems_and_day_night_are_offered(client: LanguageCl
     assert "emblem" in labels(await complete_at(client, AFTER_CAST, "#40 new "))
     assert "monarch" in labels(await complete_at(client, AFTER_CAST, "#40 trigger of "))
     assert {"day", "night"} <= set(labels(await complete_at(client, AFTER_CAST, "")))
+
+
+async def test_damage_offers_deathtouch_and_permanents_regenerate(client: LanguageClient) -> None:
+    """Decision 0027: `deathtouch` after what is damaged; `regenerate` for a permanent."""
+    assert labels(await complete_at(client, AFTER_CAST, "#9 damage 1 -> #9 ")) == ["deathtouch"]
+    assert "regenerate" in labels(await complete_at(client, AFTER_CAST, "#9 "))

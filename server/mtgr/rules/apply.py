@@ -82,8 +82,8 @@ def _state_based_actions_checked(state: GameState) -> GameState:
         if player.loses is not None:
             state = state.with_player(replace(player, loses=None))
     for obj in state.watched_objects():
-        if obj.loyalty_gone is not None:
-            state.objects[obj.number] = replace(obj, loyalty_gone=None)
+        if obj.loyalty_gone is not None or obj.deathtouch is not None:
+            state.objects[obj.number] = replace(obj, loyalty_gone=None, deathtouch=None)
     return replace(state, sba_due=False)
 
 
@@ -272,6 +272,7 @@ def _moved(
         counters=obj.counters if stays else (),
         control_effects=obj.control_effects if stays else (),
         damage=obj.damage if stays else 0,
+        deathtouch=obj.deathtouch if stays else None,
         loyalty_gone=obj.loyalty_gone if stays else None,
         phased_out=False,
         phased_under=None,
@@ -909,6 +910,17 @@ def _designation_trigger(statement: t.AbilityOf, state: GameState, line: LineId)
 
 
 @_apply.register
+def _(statement: t.Regenerate, state: GameState, line: LineId) -> GameState:
+    """Instead of being destroyed: its damage is removed, it is tapped, it leaves combat
+    (CR 701.19a)."""
+    obj = _named(
+        _object(state, statement.subject.number, line, "battlefield", None), statement.name
+    )
+    regenerated = replace(_out_of_combat(obj), damage=0, deathtouch=None, tapped=True)
+    return state.with_object(regenerated)
+
+
+@_apply.register
 def _(statement: t.Designation, state: GameState, line: LineId) -> GameState:
     name = statement.subject.name
     verb = statement.verb.value
@@ -1021,8 +1033,12 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
             return state
         if not (target.counter("loyalty") or target.counter("defense")):
             # damage to a creature is marked on it until the cleanup step (CR 120.3e, 514.2)
-            state = state.with_object(replace(target, damage=target.damage + amount))
-            return _watch(state, target.number)
+            touched = line if statement.deathtouch is not None and amount else target.deathtouch
+            state = state.with_object(
+                replace(target, damage=target.damage + amount, deathtouch=touched)
+            )
+            state = _watch(state, target.number)
+            return replace(state, sba_due=True) if touched is not None else state
         pending = PendingDamage(line, source, amount, recipient.number, statement.span)
     return replace(state, pending_damage=(*state.pending_damage, pending))
 

@@ -98,6 +98,7 @@ class GameObject:
     # damage marked on it until the cleanup step (CR 514.2), and whether a line took its
     # last loyalty counter (decision 0024: CR 704.5g, 704.5i)
     damage: int = 0
+    deathtouch: LineId | None = None  # dealt damage by a source with deathtouch (0027)
     loyalty_gone: LineId | None = None
     # phased out (decision 0025, CR 702.26): under whose control, directly or with what it
     # is attached to, and whether its controller's untap step this turn must phase it in

@@ -228,6 +228,7 @@ _PART_RULES = frozenset(
         "snapshot_phased",
         "k_emblem",
         "designation_source",
+        "damage_deathtouch",
     }
 )
 
@@ -623,6 +624,7 @@ def _damage(b: _Builder) -> t.Statement:
         **b.object_common(),
         amount=b.integer(b.one("number")),
         recipient=b.reference(b.one("recipient")),
+        deathtouch=b.optional("damage_deathtouch", b.word),
     )
 
 
@@ -662,6 +664,11 @@ def _attach(b: _Builder) -> t.Statement:
 @_form("phasing_phrase")
 def _phasing(b: _Builder) -> t.Statement:
     return t.Phasing(**b.object_common(), direction=b.word(b.one("phasing")))
+
+
+@_form("regenerate_phrase")
+def _regenerate(b: _Builder) -> t.Statement:
+    return t.Regenerate(**b.object_common())
 
 
 @_form("designation_trigger_phrase")

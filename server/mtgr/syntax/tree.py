@@ -281,6 +281,7 @@ class Block(ObjectStatement):
 class Damage(ObjectStatement):
     amount: Number
     recipient: ObjectRef | PlayerRef
+    deathtouch: Word | None = None  # the source has deathtouch (decision 0027)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -314,6 +315,11 @@ class Phasing(ObjectStatement):
     """`phase out` or `phase in` (decision 0025)."""
 
     direction: Word
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Regenerate(ObjectStatement):
+    """`regenerate by C replacement #R`: a destruction replaced by regeneration (0027)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

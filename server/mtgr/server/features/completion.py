@@ -41,6 +41,7 @@ VERBS_BY_ZONE: dict[str, tuple[str, ...]] = {
         "attach",
         "unattach",
         "phase",
+        "regenerate",
     ),
     "graveyard": ("move", "cast", "play", "identify", "reveal", "effect"),
     "exile": ("move", "cast", "play", "identify", "reveal", "effect"),
@@ -405,6 +406,8 @@ def _after_object(
         out.keywords(["untapped"])
     elif verb == "damage" and len(rest) == 2:
         out.keywords(["->"])
+    elif verb == "damage" and len(rest) == 4:
+        out.keywords(["deathtouch"], "the source has deathtouch (decision 0027)")
     elif verb == "cast":
         out.keywords(("from", *CAST_MODES, "by"))
     elif verb in ("resolve", "fizzle") and len(rest) == 1:
