@@ -112,7 +112,7 @@ SNIPPETS = [
     "phase combat by #13\nphase main by #13\nphase combat\n",
     # decisions 0044 and 0045: timing, loyalty, targets, casting order, madness
     '#9 choose "x"\n#9 target "Bob"\n#9 pay {R}\n',
-    '#30 activate of #13\n#13 counters -2 loyalty by #30\n',
+    "#30 activate of #13\n#13 counters -2 loyalty by #30\n",
     "#9 cast from exile madness by #13\n",
     "#13 fizzle\n",
     # decision 0026: emblems and designations
