@@ -241,5 +241,18 @@ async def test_designations_emblems_and_day_night_are_offered(client: LanguageCl
 
 async def test_damage_offers_deathtouch_and_permanents_regenerate(client: LanguageClient) -> None:
     """Decision 0027: `deathtouch` after what is damaged; `regenerate` for a permanent."""
-    assert labels(await complete_at(client, AFTER_CAST, "#9 damage 1 -> #9 ")) == ["deathtouch"]
+    damaged = labels(await complete_at(client, AFTER_CAST, "#9 damage 1 -> #9 "))
+    assert damaged == ["deathtouch", "replacement"]
     assert "regenerate" in labels(await complete_at(client, AFTER_CAST, "#9 "))
+
+
+async def test_replacement_after_every_event_and_searches_of_any_zone(
+    client: LanguageClient,
+) -> None:
+    """Decisions 0040 and 0042: `replacement` after resolve, a draw or a win; `search` offers
+    the library, the graveyard and the hand, `shuffle` only the library."""
+    assert "replacement" in labels(await complete_at(client, AFTER_CAST, "#1 resolve "))
+    assert "replacement" in labels(await complete_at(client, AFTER_CAST, '"Alice" win '))
+    searched = labels(await complete_at(client, AFTER_CAST, '"Alice" search '))
+    assert set(searched) == {"library", "graveyard", "hand"}
+    assert labels(await complete_at(client, AFTER_CAST, '"Alice" shuffle ')) == ["library"]

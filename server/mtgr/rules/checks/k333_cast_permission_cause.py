@@ -12,6 +12,7 @@ cast (decision 0011 item 1, decision 0045 item 3). A card's own keywords (flashb
 escape, dash, evoke) are permissions of the card, written as the mode and never as a
 cause; `by` names only another object whose effect casts the card or lets it be cast
 (Snapcaster Mage's trigger giving flashback). One encoding each (decision 0001 item 4).
+The quick fix adds the resolving trigger, or removes the card's own number.
 
 ## Example
 ```mtgr

@@ -342,6 +342,36 @@ def _fix_k332(doc: _Doc, line: int, span: t.Span) -> list[Fix]:
     return [Fix(title, "K332", (edit,), preferred=True)]
 
 
+def _fix_k333(doc: _Doc, line: int, span: t.Span) -> list[Fix]:
+    """A cast's cause: drop the card's own number, or name the resolving madness trigger."""
+    statement = doc.statement(line)
+    if not isinstance(statement, t.Cast):
+        return []
+    number = statement.subject.number
+    cause = statement.cause
+    if cause is not None and isinstance(cause.agent, t.ObjectRef) and cause.agent.number == number:
+        text = doc.texts[line]
+        start = cause.keyword.start
+        while start > 0 and text[start - 1] in " \t":
+            start -= 1
+        edit = Edit(line, start, line, cause.agent.span.end, "")
+        return [
+            Fix(f"Remove `by #{number}`: the card's own keyword is its mode", "K333", (edit,), True)
+        ]
+    state = doc.document.state_before(line)
+    trigger = state.obj(state.resolving) if state.resolving is not None else None
+    if cause is not None or trigger is None or trigger.source != number:
+        return []
+    end = max(
+        [statement.subject.span.end, statement.verb.span.end]
+        + [m.span.end for m in statement.modes]
+        + ([statement.source.span.end] if statement.source is not None else [])
+        + ([statement.caster.span.end] if statement.caster is not None else [])
+    )
+    edit = Edit(line, end, line, end, f" by #{trigger.number}")
+    return [Fix(f"Add `by #{trigger.number}`, the madness trigger", "K333", (edit,), True)]
+
+
 _FIXERS: dict[str, Callable[[_Doc, int, t.Span], list[Fix]]] = {
     "V702": _fix_v702,
     "P505": _fix_p505,
@@ -351,6 +381,7 @@ _FIXERS: dict[str, Callable[[_Doc, int, t.Span], list[Fix]]] = {
     "N107": _fix_n107,
     "R601": _fix_r601,
     "K332": _fix_k332,
+    "K333": _fix_k333,
 }
 
 

@@ -335,6 +335,8 @@ def _after_player(
         out.keywords(["library"])
     elif quoting:
         out.players(state.player_names())
+    elif verb in ("draw", "life", "counters", "win", "lose"):
+        out.keywords(["by", "replacement"])  # any replaced event (decision 0040)
     else:
         out.keywords(["by"])
 
@@ -408,12 +410,14 @@ def _after_object(
         out.keywords(["->"])
     elif verb == "damage" and len(rest) == 4:
         out.keywords(["deathtouch"], "the source has deathtouch (decision 0027)")
+        out.keywords(["replacement"], "prevented or redirected (decision 0040)")
     elif verb == "cast":
         out.keywords(("from", *CAST_MODES, "by"))
     elif verb in ("resolve", "fizzle") and len(rest) == 1:
-        out.keywords(["->"])
+        out.keywords(["->", "replacement"])
     elif verb == "resolve" and "battlefield" in rest:
         out.keywords(ENTERING, "how it enters")
+        out.keywords(["replacement"])
     elif verb == "play" and len(rest) == 1:
         out.keywords(["from", "tapped", "by"])
         out.players(state.player_names(), "the player who plays it, when not its owner")
