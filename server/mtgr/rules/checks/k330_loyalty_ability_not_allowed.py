@@ -12,7 +12,8 @@ priority and the stack is empty during a main phase of their own turn, and only 
 player has activated a loyalty ability of that permanent this turn (CR 606.3). A second
 activation, or one in response to something, is an illegal play a recording must not
 let pass (decision 0044 item 2). A [0] ability pays no loyalty, writes no counters line,
-and is not seen.
+and is not seen. Effects that allow more activations (Oath of Teferi, The Chain Veil)
+are card text the checker does not have: such a line carries `// allow K330`.
 
 ## Example
 ```mtgr

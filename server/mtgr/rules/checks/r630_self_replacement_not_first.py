@@ -1,8 +1,10 @@
 """A self-replacement effect listed after another replacement.
 
 ## What it flags
-A line whose cause, the resolving spell or ability (`by #N`), also stands in its
-`replacement` list, but not first: `by #23 replacement #2 #23`.
+A line whose cause, the spell or ability that is resolving (`by #N`), also stands in its
+`replacement` list, but not first: `by #23 replacement #2 #23`. A cause that is not
+resolving (a permanent's static ability) has no self-replacement effect and is not
+flagged.
 
 ## Why
 An effect of a resolving spell or ability that replaces part of that same spell's or
@@ -48,8 +50,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
     if len(replacements) < 2 or cause is None or not isinstance(cause.agent, t.ObjectRef):
         return
     own = cause.agent.number
-    if replacements[0].number == own:
-        return
+    if replacements[0].number == own or ctx.state.resolving != own:
+        return  # only a resolving spell or ability has self-replacement effects (614.15)
     for ref in replacements[1:]:
         if ref.number == own:
             ctx.report(
