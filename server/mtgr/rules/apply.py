@@ -26,6 +26,7 @@ from mtgr.rules.state import (
     PlayerState,
     Stage,
     Turn,
+    after_priority,
     ends_untap_step,
     step_places,
 )
@@ -37,6 +38,7 @@ from mtgr.syntax import tree as t
 
 def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
     first_after_end = state.after_end is None and is_event_after_end(state, statement)
+    priority = state.sba_due and after_priority(state, statement)  # as the checks see it
     state = _before_any(state, statement)
     kind = type(statement)
     handler = _HANDLERS.get(kind)
@@ -44,12 +46,12 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
         handler = _HANDLERS[kind] = _apply.dispatch(kind)
     state = handler(statement, state, line)
     state = _after_any(state, statement)
-    if isinstance(statement, PRIORITY_LINES):
+    if priority:
         state = _state_based_actions_checked(state)
-        if ends_untap_step(statement):
-            state = _untap_step_over(state)
-            if state.day_night_due is not None:
-                state = replace(state, day_night_due=None)  # reported once (T423)
+    if isinstance(statement, PRIORITY_LINES) and ends_untap_step(statement):
+        state = _untap_step_over(state)
+        if state.day_night_due is not None:
+            state = replace(state, day_night_due=None)  # reported once (T423)
     return replace(state, after_end=line) if first_after_end else state
 
 
