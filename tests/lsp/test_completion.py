@@ -243,3 +243,10 @@ async def test_damage_offers_deathtouch_and_permanents_regenerate(client: Langua
     """Decision 0027: `deathtouch` after what is damaged; `regenerate` for a permanent."""
     assert labels(await complete_at(client, AFTER_CAST, "#9 damage 1 -> #9 ")) == ["deathtouch"]
     assert "regenerate" in labels(await complete_at(client, AFTER_CAST, "#9 "))
+
+
+async def test_face_down_and_turn_face_up_are_offered(client: LanguageClient) -> None:
+    """Decision 0028: `face-down` as a card enters; `turn face-up` for a permanent."""
+    onto = labels(await complete_at(client, AFTER_CAST, "#10 move hand -> exile "))
+    assert "face-down" in onto
+    assert labels(await complete_at(client, AFTER_CAST, "#9 turn ")) == ["face-up"]

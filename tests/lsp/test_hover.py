@@ -35,6 +35,7 @@ phase main
 #10 damage 2 -> #12
 #12 phase out by #10
 "Alice" monarch by #10
+#11 move hand -> battlefield face-down by #10
 """
 )
 LINES = GAME.splitlines()
@@ -253,3 +254,10 @@ async def test_designation_shows_on_the_player(client: LanguageClient) -> None:
     line = LINES.index('"Alice" monarch by #10')
     assert "the monarch" in await hover(client, line, '"Alice"', 1)
     assert "0026" in await hover(client, line, "monarch", 1)
+
+
+async def test_face_down_shows_on_the_permanent(client: LanguageClient) -> None:
+    """Decision 0028: a face-down permanent, and the keyword's decision."""
+    line = LINES.index("#11 move hand -> battlefield face-down by #10")
+    assert "face down" in await hover(client, line, "#11", 1)
+    assert "0028" in await hover(client, line, "face-down", 1)

@@ -209,6 +209,7 @@ def _moved(
     controller: str | None = None,
     tapped: bool = False,
     position: t.Position | None = None,
+    face_down: bool = False,
 ) -> GameState:
     """Moves an object to a zone: a new object as far as the rules go (CR 400.7)."""
     state = _untrack(state, obj)
@@ -235,6 +236,7 @@ def _moved(
         damage=obj.damage if stays else 0,
         deathtouch=obj.deathtouch if stays else None,
         loyalty_gone=obj.loyalty_gone if stays else None,
+        face_down=face_down if new_zone in ("battlefield", "exile", "stack") else False,
         phased_out=False,
         phased_under=None,
         phased_indirectly=False,
@@ -681,6 +683,7 @@ def _(statement: t.New, state: GameState, line: LineId) -> GameState:
         owner=owner,
         controller=controller if zone in ("battlefield", "stack") else None,
         tapped=statement.tapped is not None and zone == "battlefield",
+        face_down=statement.face_down is not None,
         zone=zone,
         introduced=line,
         introduced_zone=zone,
@@ -723,6 +726,8 @@ def _(statement: t.Move, state: GameState, line: LineId) -> GameState:
         controller=controller,
         tapped=statement.tapped is not None,
         position=destination.position,
+        face_down=statement.face_down is not None
+        or (obj.face_down and source == zone == "battlefield"),
     )
     state = _enter_in_combat(state, obj.number, statement.combat, statement.tapped is not None)
     if statement.attached is not None and zone == "battlefield":
@@ -783,7 +788,10 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
     what = f"cast from {source}" + (f" ({modes})" if modes else "")
     if (caster or obj.owner) == state.turn.player:  # for day and night (CR 502.2)
         state = replace(state, spells_this_turn=state.spells_this_turn + 1)
-    return _moved(state, obj, "stack", line, what, controller=caster or obj.owner)
+    face_down = any(m.value == "face-down" for m in statement.modes)  # CR 708.4
+    return _moved(
+        state, obj, "stack", line, what, controller=caster or obj.owner, face_down=face_down
+    )
 
 
 @_apply.register
@@ -854,6 +862,14 @@ def _designation_trigger(statement: t.AbilityOf, state: GameState, line: LineId)
 
 
 @_apply.register
+def _(statement: t.TurnFaceUp, state: GameState, line: LineId) -> GameState:
+    obj = _named(
+        _object(state, statement.subject.number, line, "battlefield", None), statement.name
+    )
+    return state.with_object(replace(obj, face_down=False))
+
+
+@_apply.register
 def _(statement: t.Regenerate, state: GameState, line: LineId) -> GameState:
     """Instead of being destroyed: its damage is removed, it is tapped, it leaves combat
     (CR 701.19a)."""
@@ -908,7 +924,15 @@ def _(statement: t.Leave, state: GameState, line: LineId) -> GameState:
     what = f"{what} -> {zone}"
     tapped = statement.tapped is not None
     state = _moved(
-        state, obj, zone, line, what, controller=obj.controller, tapped=tapped, position=position
+        state,
+        obj,
+        zone,
+        line,
+        what,
+        controller=obj.controller,
+        tapped=tapped,
+        position=position,
+        face_down=obj.face_down and zone == "battlefield",
     )
     state = _enter_in_combat(state, obj.number, statement.combat, tapped)
     if statement.attached is not None and zone == "battlefield":
@@ -1304,6 +1328,7 @@ def _(statement: t.SnapshotObject, state: GameState, line: LineId) -> GameState:
     updated = replace(
         obj,
         owner=owner,
+        face_down=statement.face_down is not None,
         zone=zone,
         controller=(controller or obj.owner) if zone in ("battlefield", "stack") else None,
         tapped=statement.tapped is not None,

@@ -19,7 +19,7 @@ ZONES = "library, hand, graveyard, battlefield, stack, exile, command"
 OBJECT_VERBS = (
     "new, move, identify, reveal, cast, play, activate, trigger, target, choose, pay, resolve, "
     "fizzle, countered, tap, untap, attack, block, damage, counters, effect, control, attach, "
-    "unattach, phase, regenerate"
+    "unattach, phase, regenerate, turn"
 )
 PLAYER_VERBS = (
     "draw, life, counters, search, shuffle, roll, mulligan, keep, concede, lose, win, monarch, "
@@ -106,6 +106,8 @@ DESCRIPTIONS: dict[str, str] = {
     "snapshot_phased": "phased-out",
     "designation_source": "monarch or initiative",
     "damage_deathtouch": "deathtouch",
+    "entered_face_down": "face-down",
+    "k_face_up": "face-up",
 }
 
 _PREVIOUS_TOKEN = re.compile(r"(\"(?:[^\"\\]|\\.)*\"|\S+)\s*$")

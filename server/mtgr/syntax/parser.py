@@ -227,6 +227,7 @@ _PART_RULES = frozenset(
         "k_emblem",
         "designation_source",
         "damage_deathtouch",
+        "entered_face_down",
     }
 )
 
@@ -488,6 +489,7 @@ def _new(b: _Builder) -> t.Statement:
         place=b.place(b.one("place")),
         owner=b.optional("owner_clause", b.player),
         tapped=b.optional("entered_tapped", b.word),
+        face_down=b.optional("entered_face_down", b.word),
         attached=b.optional("entered_attached", b.reference),
         combat=_combat(b),
     )
@@ -513,6 +515,7 @@ def _move(b: _Builder) -> t.Statement:
         destination=b.place(b.one("destination")),
         kind=b.optional("kind", b.word),
         tapped=b.optional("entered_tapped", b.word),
+        face_down=b.optional("entered_face_down", b.word),
         attached=b.optional("entered_attached", b.reference),
         combat=_combat(b),
     )
@@ -664,6 +667,11 @@ def _phasing(b: _Builder) -> t.Statement:
     return t.Phasing(**b.object_common(), direction=b.word(b.one("phasing")))
 
 
+@_form("turn_face_phrase")
+def _turn_face_up(b: _Builder) -> t.Statement:
+    return t.TurnFaceUp(**b.object_common())
+
+
 @_form("regenerate_phrase")
 def _regenerate(b: _Builder) -> t.Statement:
     return t.Regenerate(**b.object_common())
@@ -698,6 +706,7 @@ def _snapshot_object(b: _Builder) -> t.Statement:
         place=place,
         owner=b.optional("owner_clause", b.player),
         tapped=b.optional("snapshot_tapped", b.word),
+        face_down=b.optional("entered_face_down", b.word),
         attached=b.optional("entered_attached", b.reference),
         phased_out=b.optional("snapshot_phased", b.word),
         counters=counters,

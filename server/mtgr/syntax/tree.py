@@ -188,6 +188,7 @@ class New(ObjectStatement):
     place: Place
     owner: PlayerRef | None = None  # `owner "Q"`: on the battlefield, when not the controller
     tapped: Word | None = None
+    face_down: Word | None = None  # decision 0028
     attached: ObjectRef | PlayerRef | None = None  # `attached #M | "P"` (decision 0023)
     combat: CombatEntry | None = None
 
@@ -198,6 +199,7 @@ class Move(ObjectStatement):
     destination: Place
     kind: Word | None = None
     tapped: Word | None = None
+    face_down: Word | None = None  # manifest, cloak, foretell, hideaway (decision 0028)
     attached: ObjectRef | PlayerRef | None = None
     combat: CombatEntry | None = None
 
@@ -323,12 +325,18 @@ class Regenerate(ObjectStatement):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class TurnFaceUp(ObjectStatement):
+    """`turn face-up`: a face-down permanent is turned face up (decision 0028)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SnapshotObject(ObjectStatement):
     """A keyframe entry: where an object is, tapped or not, with which counters."""
 
     place: Place
     owner: PlayerRef | None = None
     tapped: Word | None = None
+    face_down: Word | None = None
     attached: ObjectRef | PlayerRef | None = None
     phased_out: Word | None = None
     counters: tuple[tuple[Number, Word], ...] = ()

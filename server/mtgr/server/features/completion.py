@@ -42,6 +42,7 @@ VERBS_BY_ZONE: dict[str, tuple[str, ...]] = {
         "unattach",
         "phase",
         "regenerate",
+        "turn",
     ),
     "graveyard": ("move", "cast", "play", "identify", "reveal", "effect"),
     "exile": ("move", "cast", "play", "identify", "reveal", "effect"),
@@ -69,7 +70,7 @@ KINDS = ("discard", "sacrifice", "destroy", "mill")
 NEW_WHAT = ("card", "hidden", "token", "copy", "emblem")
 CAST_MODES = ("dash", "flashback", "kicker", "evoke", "escape", "adventure", "foretell")
 DURATIONS = ("end-of-turn", "end-of-combat", "next-turn", "leaves")
-ENTERING = ("tapped", "attached", "attacking", "blocking")  # how it enters (0020, 0023)
+ENTERING = ("tapped", "face-down", "attached", "attacking", "blocking")  # 0020, 0023, 0028
 HEADER_KEYWORDS = ("mtgr", "title", "rules", "player", "perspective", "start")
 STRUCTURE_KEYWORDS = (
     "turn",
@@ -424,6 +425,8 @@ def _after_object(
             out.objects(state, _permanents(state))
         else:
             out.keywords(["on", "until"])
+    elif verb == "turn" and len(rest) == 1:  # decision 0028
+        out.keywords(["face-up"], "a face-down permanent is turned face up")
     elif verb == "phase" and len(rest) == 1:  # decision 0025
         out.keywords(["in"] if obj is not None and obj.phased_out else ["out", "in"], "phasing")
     elif verb == "control" and len(rest) == 1:
