@@ -188,6 +188,8 @@ OBJECT_VERBS = [
     "attach",
     "unattach",
     "regenerate",
+    "transform",
+    "convert",
 ]
 PLAYER_VERBS = [
     "draw",
@@ -234,6 +236,7 @@ MODIFIERS = [
     "deathtouch",
     "face-down",
     "face-up",
+    "back",
 ]  # storage.modifier.<word>
 KEYWORDS = [
     "of",

@@ -114,6 +114,10 @@ SNIPPETS = [
     "#44 move hand -> battlefield face-down by #9\n",
     "#13 turn face-up\n",
     '#2 "Grizzly Bears" turn face-up\n',
+    # decision 0029: faces
+    "#13 transform by #13\n",
+    "#15 play back tapped\n",
+    "#9 cast back\n",
 ]
 
 

@@ -36,6 +36,7 @@ phase main
 #12 phase out by #10
 "Alice" monarch by #10
 #11 move hand -> battlefield face-down by #10
+#10 transform by #10
 """
 )
 LINES = GAME.splitlines()
@@ -261,3 +262,10 @@ async def test_face_down_shows_on_the_permanent(client: LanguageClient) -> None:
     line = LINES.index("#11 move hand -> battlefield face-down by #10")
     assert "face down" in await hover(client, line, "#11", 1)
     assert "0028" in await hover(client, line, "face-down", 1)
+
+
+async def test_transform_shows_the_face(client: LanguageClient) -> None:
+    """Decision 0029: the face that is up, and the form's decision."""
+    line = LINES.index("#10 transform by #10")
+    assert "back face up" in await hover(client, line, "#10", 1)
+    assert "0029" in await hover(client, line, "transform", 1)

@@ -210,6 +210,7 @@ def _moved(
     tapped: bool = False,
     position: t.Position | None = None,
     face_down: bool = False,
+    back_face: bool = False,
 ) -> GameState:
     """Moves an object to a zone: a new object as far as the rules go (CR 400.7)."""
     state = _untrack(state, obj)
@@ -237,6 +238,8 @@ def _moved(
         deathtouch=obj.deathtouch if stays else None,
         loyalty_gone=obj.loyalty_gone if stays else None,
         face_down=face_down if new_zone in ("battlefield", "exile", "stack") else False,
+        # the front face, except on the stack and the battlefield (CR 712.8a)
+        back_face=back_face if new_zone in ("battlefield", "stack") else False,
         phased_out=False,
         phased_under=None,
         phased_indirectly=False,
@@ -684,6 +687,7 @@ def _(statement: t.New, state: GameState, line: LineId) -> GameState:
         controller=controller if zone in ("battlefield", "stack") else None,
         tapped=statement.tapped is not None and zone == "battlefield",
         face_down=statement.face_down is not None,
+        back_face=statement.back is not None,
         zone=zone,
         introduced=line,
         introduced_zone=zone,
@@ -728,6 +732,7 @@ def _(statement: t.Move, state: GameState, line: LineId) -> GameState:
         position=destination.position,
         face_down=statement.face_down is not None
         or (obj.face_down and source == zone == "battlefield"),
+        back_face=obj.back_face and source == zone == "battlefield",
     )
     state = _enter_in_combat(state, obj.number, statement.combat, statement.tapped is not None)
     if statement.attached is not None and zone == "battlefield":
@@ -790,7 +795,14 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
         state = replace(state, spells_this_turn=state.spells_this_turn + 1)
     face_down = any(m.value == "face-down" for m in statement.modes)  # CR 708.4
     return _moved(
-        state, obj, "stack", line, what, controller=caster or obj.owner, face_down=face_down
+        state,
+        obj,
+        "stack",
+        line,
+        what,
+        controller=caster or obj.owner,
+        face_down=face_down,
+        back_face=statement.back is not None,  # CR 712.11a, 712.11b
     )
 
 
@@ -807,6 +819,7 @@ def _(statement: t.Play, state: GameState, line: LineId) -> GameState:
         f"played from {source}",
         controller=who,
         tapped=statement.tapped is not None,
+        back_face=statement.back is not None,  # CR 712.12
     )
     player = state.player(who or "")
     if player is not None:
@@ -859,6 +872,15 @@ def _designation_trigger(statement: t.AbilityOf, state: GameState, line: LineId)
     )
     state = state.with_object(obj)
     return replace(state, stack=(*state.stack, obj.number))
+
+
+@_apply.register
+def _(statement: t.Transform, state: GameState, line: LineId) -> GameState:
+    """It turns over to its other face (CR 701.27a, 701.28a)."""
+    obj = _named(
+        _object(state, statement.subject.number, line, "battlefield", None), statement.name
+    )
+    return state.with_object(replace(obj, back_face=not obj.back_face))
 
 
 @_apply.register
@@ -933,6 +955,7 @@ def _(statement: t.Leave, state: GameState, line: LineId) -> GameState:
         tapped=tapped,
         position=position,
         face_down=obj.face_down and zone == "battlefield",
+        back_face=obj.back_face and zone == "battlefield",  # CR 712.13
     )
     state = _enter_in_combat(state, obj.number, statement.combat, tapped)
     if statement.attached is not None and zone == "battlefield":
@@ -1329,6 +1352,7 @@ def _(statement: t.SnapshotObject, state: GameState, line: LineId) -> GameState:
         obj,
         owner=owner,
         face_down=statement.face_down is not None,
+        back_face=statement.back is not None,
         zone=zone,
         controller=(controller or obj.owner) if zone in ("battlefield", "stack") else None,
         tapped=statement.tapped is not None,

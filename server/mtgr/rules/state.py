@@ -117,6 +117,7 @@ class GameObject:
     # phased out (decision 0025, CR 702.26): under whose control, directly or with what it
     # is attached to, and whether its controller's untap step this turn must phase it in
     face_down: bool = False  # a face-down spell, permanent or exiled card (decision 0028)
+    back_face: bool = False  # a double-faced card with its back face up (decision 0029)
     phased_out: bool = False
     phased_under: str | None = None
     phased_indirectly: bool = False

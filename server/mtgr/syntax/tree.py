@@ -187,6 +187,7 @@ class New(ObjectStatement):
     original: ObjectRef | None = None
     place: Place
     owner: PlayerRef | None = None  # `owner "Q"`: on the battlefield, when not the controller
+    back: Word | None = None  # back face up (decision 0029)
     tapped: Word | None = None
     face_down: Word | None = None  # decision 0028
     attached: ObjectRef | PlayerRef | None = None  # `attached #M | "P"` (decision 0023)
@@ -218,6 +219,7 @@ class Reveal(ObjectStatement):
 class Cast(ObjectStatement):
     caster: PlayerRef | None = None
     source: Place | None = None
+    back: Word | None = None  # cast with its back face up (decision 0029)
     modes: tuple[Word, ...] = ()
 
 
@@ -225,6 +227,7 @@ class Cast(ObjectStatement):
 class Play(ObjectStatement):
     player: PlayerRef | None = None  # who plays it, written when not its owner
     source: Place | None = None
+    back: Word | None = None  # a modal double-faced land played back face up (0029)
     tapped: Word | None = None
 
 
@@ -325,6 +328,11 @@ class Regenerate(ObjectStatement):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Transform(ObjectStatement):
+    """`transform` or `convert`: a double-faced permanent turns over (decision 0029)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TurnFaceUp(ObjectStatement):
     """`turn face-up`: a face-down permanent is turned face up (decision 0028)."""
 
@@ -335,6 +343,7 @@ class SnapshotObject(ObjectStatement):
 
     place: Place
     owner: PlayerRef | None = None
+    back: Word | None = None
     tapped: Word | None = None
     face_down: Word | None = None
     attached: ObjectRef | PlayerRef | None = None

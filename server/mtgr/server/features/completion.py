@@ -43,6 +43,8 @@ VERBS_BY_ZONE: dict[str, tuple[str, ...]] = {
         "phase",
         "regenerate",
         "turn",
+        "transform",
+        "convert",
     ),
     "graveyard": ("move", "cast", "play", "identify", "reveal", "effect"),
     "exile": ("move", "cast", "play", "identify", "reveal", "effect"),
@@ -408,13 +410,13 @@ def _after_object(
     elif verb == "damage" and len(rest) == 4:
         out.keywords(["deathtouch"], "the source has deathtouch (decision 0027)")
     elif verb == "cast":
-        out.keywords(("from", *CAST_MODES, "by"))
+        out.keywords(("from", "back", *CAST_MODES, "by"))
     elif verb in ("resolve", "fizzle") and len(rest) == 1:
         out.keywords(["->"])
     elif verb == "resolve" and "battlefield" in rest:
         out.keywords(ENTERING, "how it enters")
     elif verb == "play" and len(rest) == 1:
-        out.keywords(["from", "tapped", "by"])
+        out.keywords(["from", "back", "tapped", "by"])
         out.players(state.player_names(), "the player who plays it, when not its owner")
     elif verb == "countered" and len(rest) == 1:
         out.keywords(["by"])

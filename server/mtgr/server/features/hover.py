@@ -163,6 +163,8 @@ def object_hover(document: OpenDocument, line: int, number: int) -> str:
         rows.append(f"- {obj.damage} damage marked until the cleanup step (CR 514.2)")
     if obj.face_down:
         rows.append("- face down: only its controller may look at it (CR 708.5)")
+    if obj.back_face:
+        rows.append("- back face up (CR 712.8e, 712.8f)")
     if obj.phased_out:
         how = " with what it is attached to" if obj.phased_indirectly else ""
         rows.append(f"- phased out{how}, under {obj.phased_under}'s control (CR 702.26b)")
@@ -232,6 +234,8 @@ def form_keys(statement: t.Statement | None, token: t.Token, word: str) -> list[
             return ["phasing_phrase"]
         if isinstance(statement, t.TurnFaceUp):
             return ["turn_face_phrase"]
+        if isinstance(statement, t.Transform):
+            return ["transform_phrase"]
         if isinstance(statement, t.Designation):
             return ["designation_phrase", word]
         if isinstance(statement, t.DayNight):
