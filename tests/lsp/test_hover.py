@@ -37,6 +37,7 @@ phase main
 "Alice" monarch by #10
 #11 move hand -> battlefield face-down by #10
 #10 transform by #10
+#15 trigger of monarch
 """
 )
 LINES = GAME.splitlines()
@@ -269,3 +270,11 @@ async def test_transform_shows_the_face(client: LanguageClient) -> None:
     line = LINES.index("#10 transform by #10")
     assert "back face up" in await hover(client, line, "#10", 1)
     assert "0029" in await hover(client, line, "transform", 1)
+
+
+async def test_designation_trigger_shows_its_history(client: LanguageClient) -> None:
+    """Decision 0026 item 3: an inherent ability has no source object."""
+    line = LINES.index("#15 trigger of monarch")
+    text = await hover(client, line, "#15", 1)
+    assert "triggered ability of the monarch" in text
+    assert "controller: Alice" in text

@@ -130,6 +130,9 @@ def _event(statement: t.Statement | None, number: int) -> tuple[str, bool] | Non
     if verb in ("cast", "play", "resolve", "fizzle", "countered", "control"):
         return _EVENT[verb], verb != "control"
     if isinstance(statement, t.AbilityOf):
+        if statement.source is None:  # an inherent ability of a designation (decision 0026)
+            of = f"the {statement.designation.value}" if statement.designation else "a designation"
+            return f"{_EVENT[verb]} (ability of {of})", False
         return f"{_EVENT[verb]} (ability of #{statement.source.number})", False
     return None
 
