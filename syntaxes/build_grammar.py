@@ -188,6 +188,8 @@ OBJECT_VERBS = [
     "attach",
     "unattach",
     "regenerate",
+    "transform",
+    "convert",
 ]
 PLAYER_VERBS = [
     "draw",
@@ -232,6 +234,9 @@ MODIFIERS = [
     "attached",
     "phased-out",
     "deathtouch",
+    "face-down",
+    "face-up",
+    "back",
 ]  # storage.modifier.<word>
 KEYWORDS = [
     "of",
@@ -421,7 +426,7 @@ def build(peg_text: str) -> Json:
             match(START, verb(["attack", "control", "play", "attach"]), WS, player(), END),
             match(START, tok(f"storage.modifier.attached{S}", "attached"), WS, player(), END),
             # `#N phase out | in` (decision 0025): on an object line `phase` is phasing
-            match(START, verb(["phase"]), END),
+            match(START, verb(["phase", "turn"]), END),
             # `#N trigger of monarch | initiative` (decision 0026)
             match(
                 START,

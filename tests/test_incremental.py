@@ -124,6 +124,14 @@ SNIPPETS = [
     # decision 0027: deathtouch and regeneration
     "#9 damage 1 -> #13 deathtouch\n",
     "#13 regenerate by sba replacement #9\n",
+    # decision 0028: face down
+    "#44 move hand -> battlefield face-down by #9\n",
+    "#13 turn face-up\n",
+    '#2 "Grizzly Bears" turn face-up\n',
+    # decision 0029: faces
+    "#13 transform by #13\n",
+    "#15 play back tapped\n",
+    "#9 cast back\n",
 ]
 
 

@@ -30,6 +30,8 @@ FORMS: dict[str, tuple[str, type]] = {
     "block_phrase": ("#12 block #30", t.Block),
     "damage_phrase": ("#30 damage 2 -> #7 deathtouch", t.Damage),
     "regenerate_phrase": ("#7 regenerate by sba replacement #50", t.Regenerate),
+    "turn_face_phrase": ('#7 "Den Protector" turn face-up', t.TurnFaceUp),
+    "transform_phrase": ("#7 transform by #8", t.Transform),
     "counters_phrase": ("#16 counters +1 luck by #16", t.ObjectCounters),
     "effect_phrase": ('#60 effect "+3/+3" on #12 until end-of-turn', t.Effect),
     "control_phrase": ('#12 control "Bob" until end-of-turn by #61', t.Control),

@@ -256,3 +256,17 @@ async def test_replacement_after_every_event_and_searches_of_any_zone(
     searched = labels(await complete_at(client, AFTER_CAST, '"Alice" search '))
     assert set(searched) == {"library", "graveyard", "hand"}
     assert labels(await complete_at(client, AFTER_CAST, '"Alice" shuffle ')) == ["library"]
+
+
+async def test_face_down_and_turn_face_up_are_offered(client: LanguageClient) -> None:
+    """Decision 0028: `face-down` as a card enters; `turn face-up` for a permanent."""
+    onto = labels(await complete_at(client, AFTER_CAST, "#10 move hand -> exile "))
+    assert "face-down" in onto
+    assert labels(await complete_at(client, AFTER_CAST, "#9 turn ")) == ["face-up"]
+
+
+async def test_transform_and_back_are_offered(client: LanguageClient) -> None:
+    """Decision 0029: a permanent transforms; a card is cast or played back face up."""
+    assert {"transform", "convert"} <= set(labels(await complete_at(client, AFTER_CAST, "#9 ")))
+    assert "back" in labels(await complete_at(client, AFTER_CAST, "#10 cast "))
+    assert "back" in labels(await complete_at(client, AFTER_CAST, "#10 play "))

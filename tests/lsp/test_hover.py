@@ -35,6 +35,9 @@ phase main
 #10 damage 2 -> #12
 #12 phase out by #10
 "Alice" monarch by #10
+#11 move hand -> battlefield face-down by #10
+#10 transform by #10
+#15 trigger of monarch
 """
 )
 LINES = GAME.splitlines()
@@ -253,3 +256,25 @@ async def test_designation_shows_on_the_player(client: LanguageClient) -> None:
     line = LINES.index('"Alice" monarch by #10')
     assert "the monarch" in await hover(client, line, '"Alice"', 1)
     assert "0026" in await hover(client, line, "monarch", 1)
+
+
+async def test_face_down_shows_on_the_permanent(client: LanguageClient) -> None:
+    """Decision 0028: a face-down permanent, and the keyword's decision."""
+    line = LINES.index("#11 move hand -> battlefield face-down by #10")
+    assert "face down" in await hover(client, line, "#11", 1)
+    assert "0028" in await hover(client, line, "face-down", 1)
+
+
+async def test_transform_shows_the_face(client: LanguageClient) -> None:
+    """Decision 0029: the face that is up, and the form's decision."""
+    line = LINES.index("#10 transform by #10")
+    assert "back face up" in await hover(client, line, "#10", 1)
+    assert "0029" in await hover(client, line, "transform", 1)
+
+
+async def test_designation_trigger_shows_its_history(client: LanguageClient) -> None:
+    """Decision 0026 item 3: an inherent ability has no source object."""
+    line = LINES.index("#15 trigger of monarch")
+    text = await hover(client, line, "#15", 1)
+    assert "triggered ability of the monarch" in text
+    assert "controller: Alice" in text

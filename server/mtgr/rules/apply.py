@@ -28,6 +28,7 @@ from mtgr.rules.state import (
     PlayerState,
     Stage,
     Turn,
+    after_priority,
     casting_stage,
     ends_untap_step,
     loyalty_cost_of,
@@ -41,6 +42,7 @@ from mtgr.syntax import tree as t
 
 def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
     first_after_end = state.after_end is None and is_event_after_end(state, statement)
+    priority = state.sba_due and after_priority(state, statement)  # as the checks see it
     state = _before_any(state, statement)
     kind = type(statement)
     handler = _HANDLERS.get(kind)
@@ -50,12 +52,12 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
     state = _after_any(state, statement)
     if state.casting is not None or isinstance(statement, _OPENS_CASTING):
         state = _casting_step(state, statement, line)
-    if isinstance(statement, PRIORITY_LINES):
+    if priority:
         state = _state_based_actions_checked(state)
-        if ends_untap_step(statement):
-            state = _untap_step_over(state)
-            if state.day_night_due is not None:
-                state = replace(state, day_night_due=None)  # reported once (T423)
+    if isinstance(statement, PRIORITY_LINES) and ends_untap_step(statement):
+        state = _untap_step_over(state)
+        if state.day_night_due is not None:
+            state = replace(state, day_night_due=None)  # reported once (T423)
     return replace(state, after_end=line) if first_after_end else state
 
 
@@ -248,6 +250,8 @@ def _moved(
     controller: str | None = None,
     tapped: bool = False,
     position: t.Position | None = None,
+    face_down: bool = False,
+    back_face: bool = False,
 ) -> GameState:
     """Moves an object to a zone: a new object as far as the rules go (CR 400.7)."""
     state = _untrack(state, obj)
@@ -274,6 +278,9 @@ def _moved(
         damage=obj.damage if stays else 0,
         deathtouch=obj.deathtouch if stays else None,
         loyalty_gone=obj.loyalty_gone if stays else None,
+        face_down=face_down if new_zone in ("battlefield", "exile", "stack") else False,
+        # the front face, except on the stack and the battlefield (CR 712.8a)
+        back_face=back_face if new_zone in ("battlefield", "stack") else False,
         phased_out=False,
         phased_under=None,
         phased_indirectly=False,
@@ -737,6 +744,8 @@ def _(statement: t.New, state: GameState, line: LineId) -> GameState:
         owner=owner,
         controller=controller if zone in ("battlefield", "stack") else None,
         tapped=statement.tapped is not None and zone == "battlefield",
+        face_down=statement.face_down is not None,
+        back_face=statement.back is not None,
         zone=zone,
         introduced=line,
         introduced_zone=zone,
@@ -779,6 +788,9 @@ def _(statement: t.Move, state: GameState, line: LineId) -> GameState:
         controller=controller,
         tapped=statement.tapped is not None,
         position=destination.position,
+        face_down=statement.face_down is not None
+        or (obj.face_down and source == zone == "battlefield"),
+        back_face=obj.back_face and source == zone == "battlefield",
     )
     state = _enter_in_combat(state, obj.number, statement.combat, statement.tapped is not None)
     if statement.attached is not None and zone == "battlefield":
@@ -839,7 +851,17 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
     what = f"cast from {source}" + (f" ({modes})" if modes else "")
     if (caster or obj.owner) == state.turn.player:  # for day and night (CR 502.2)
         state = replace(state, spells_this_turn=state.spells_this_turn + 1)
-    return _moved(state, obj, "stack", line, what, controller=caster or obj.owner)
+    face_down = any(m.value == "face-down" for m in statement.modes)  # CR 708.4
+    return _moved(
+        state,
+        obj,
+        "stack",
+        line,
+        what,
+        controller=caster or obj.owner,
+        face_down=face_down,
+        back_face=statement.back is not None,  # CR 712.11a, 712.11b
+    )
 
 
 @_apply.register
@@ -855,6 +877,7 @@ def _(statement: t.Play, state: GameState, line: LineId) -> GameState:
         f"played from {source}",
         controller=who,
         tapped=statement.tapped is not None,
+        back_face=statement.back is not None,  # CR 712.12
     )
     player = state.player(who or "")
     if player is not None:
@@ -907,6 +930,23 @@ def _designation_trigger(statement: t.AbilityOf, state: GameState, line: LineId)
     )
     state = state.with_object(obj)
     return replace(state, stack=(*state.stack, obj.number))
+
+
+@_apply.register
+def _(statement: t.Transform, state: GameState, line: LineId) -> GameState:
+    """It turns over to its other face (CR 701.27a, 701.28a)."""
+    obj = _named(
+        _object(state, statement.subject.number, line, "battlefield", None), statement.name
+    )
+    return state.with_object(replace(obj, back_face=not obj.back_face))
+
+
+@_apply.register
+def _(statement: t.TurnFaceUp, state: GameState, line: LineId) -> GameState:
+    obj = _named(
+        _object(state, statement.subject.number, line, "battlefield", None), statement.name
+    )
+    return state.with_object(replace(obj, face_down=False))
 
 
 @_apply.register
@@ -980,7 +1020,16 @@ def _(statement: t.Leave, state: GameState, line: LineId) -> GameState:
     what = f"{what} -> {zone}"
     tapped = statement.tapped is not None
     state = _moved(
-        state, obj, zone, line, what, controller=obj.controller, tapped=tapped, position=position
+        state,
+        obj,
+        zone,
+        line,
+        what,
+        controller=obj.controller,
+        tapped=tapped,
+        position=position,
+        face_down=obj.face_down and zone == "battlefield",
+        back_face=obj.back_face and zone == "battlefield",  # CR 712.13
     )
     state = _enter_in_combat(state, obj.number, statement.combat, tapped)
     if statement.attached is not None and zone == "battlefield":
@@ -1396,6 +1445,8 @@ def _(statement: t.SnapshotObject, state: GameState, line: LineId) -> GameState:
     updated = replace(
         obj,
         owner=owner,
+        face_down=statement.face_down is not None,
+        back_face=statement.back is not None,
         zone=zone,
         controller=(controller or obj.owner) if zone in ("battlefield", "stack") else None,
         tapped=statement.tapped is not None,

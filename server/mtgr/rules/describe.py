@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from mtgr.rules.context import Context, Related
 from mtgr.rules.registry import Rule
-from mtgr.rules.state import GONE, OWNED_ZONES, GameObject, GameState, ObjectKind, Stage, Turn
+from mtgr.rules.state import (
+    GONE,
+    OWNED_ZONES,
+    GameObject,
+    GameState,
+    ObjectKind,
+    Stage,
+    Turn,
+    after_priority,
+)
 from mtgr.syntax import tree as t
 
 # The zone an `as` kind moves from (CR 701.9a, 701.21a, 701.8a, 701.17a).
@@ -27,7 +36,9 @@ def report_pending_losses(ctx: Context, rule: Rule, reason: str, what: str, cr: 
     (decision 0024 item 1), still in the game at a line that comes after that check."""
     state = ctx.state
     statement = ctx.statement
-    if not state.sba_due or statement is None or quiet(ctx) or state.stage is not Stage.PLAYING:
+    if not state.sba_due or statement is None or not after_priority(state, statement):
+        return
+    if quiet(ctx) or state.stage is not Stage.PLAYING:
         return
     for player in state.players:
         if player.lost or player.loses is None or player.loses[0] != reason:

@@ -29,6 +29,20 @@ GONE = "gone"  # a token off the battlefield, a copy off the stack, a resolved a
 PRIORITY_LINES = (t.Cast, t.AbilityOf, t.Play, t.Leave, t.Turn, t.PhaseOrStep, t.Attack, t.Block)
 
 
+def after_priority(state: GameState, statement: t.Statement) -> bool:
+    """A line that comes only after a player received priority, so after state-based actions
+    were checked (decision 0024 item 1): not a triggered ability, which is written as it
+    triggers, nor a spell the resolving object casts, whose resolution goes on."""
+    if not isinstance(statement, PRIORITY_LINES):
+        return False
+    if isinstance(statement, t.AbilityOf):
+        return statement.verb.value == "activate"
+    if isinstance(statement, t.Cast) and state.resolving is not None and statement.cause:
+        agent = statement.cause.agent
+        return not (isinstance(agent, t.ObjectRef) and agent.number == state.resolving)
+    return True
+
+
 def ends_untap_step(statement: t.Statement) -> bool:
     """A line that comes after the untap step of its turn (decision 0025): any priority line
     but the turn line and `step untap` themselves."""
@@ -102,6 +116,8 @@ class GameObject:
     loyalty_gone: LineId | None = None
     # phased out (decision 0025, CR 702.26): under whose control, directly or with what it
     # is attached to, and whether its controller's untap step this turn must phase it in
+    face_down: bool = False  # a face-down spell, permanent or exiled card (decision 0028)
+    back_face: bool = False  # a double-faced card with its back face up (decision 0029)
     phased_out: bool = False
     phased_under: str | None = None
     phased_indirectly: bool = False

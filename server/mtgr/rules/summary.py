@@ -22,6 +22,10 @@ def object_line(obj: GameObject, state: GameState | None = None) -> str:
         parts.append(f"{obj.damage} damage marked")
     if obj.phased_out:
         parts.append("phased out")
+    if obj.face_down:
+        parts.append("face down")
+    if obj.back_face:
+        parts.append("back face up")
     if obj.controller and obj.owner and obj.controller != obj.owner:
         parts.append(f"owned by {obj.owner}, controlled by {obj.controller}")
     parts.extend(

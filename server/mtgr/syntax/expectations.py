@@ -19,7 +19,7 @@ ZONES = "library, hand, graveyard, battlefield, stack, exile, command"
 OBJECT_VERBS = (
     "new, move, identify, reveal, cast, play, activate, trigger, target, choose, pay, resolve, "
     "fizzle, countered, tap, untap, attack, block, damage, counters, effect, control, attach, "
-    "unattach, phase, regenerate"
+    "unattach, phase, regenerate, turn, transform, convert"
 )
 PLAYER_VERBS = (
     "draw, life, counters, search, shuffle, roll, mulligan, keep, concede, lose, win, monarch, "
@@ -107,6 +107,9 @@ DESCRIPTIONS: dict[str, str] = {
     "snapshot_phased": "phased-out",
     "designation_source": "monarch or initiative",
     "damage_deathtouch": "deathtouch",
+    "entered_face_down": "face-down",
+    "k_face_up": "face-up",
+    "entered_back": "back",
 }
 
 _PREVIOUS_TOKEN = re.compile(r"(\"(?:[^\"\\]|\\.)*\"|\S+)\s*$")

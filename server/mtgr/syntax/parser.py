@@ -229,6 +229,8 @@ _PART_RULES = frozenset(
         "k_emblem",
         "designation_source",
         "damage_deathtouch",
+        "entered_face_down",
+        "entered_back",
     }
 )
 
@@ -489,7 +491,9 @@ def _new(b: _Builder) -> t.Statement:
         original=b.optional("original", b.object_ref),
         place=b.place(b.one("place")),
         owner=b.optional("owner_clause", b.player),
+        back=b.optional("entered_back", b.word),
         tapped=b.optional("entered_tapped", b.word),
+        face_down=b.optional("entered_face_down", b.word),
         attached=b.optional("entered_attached", b.reference),
         combat=_combat(b),
     )
@@ -515,6 +519,7 @@ def _move(b: _Builder) -> t.Statement:
         destination=b.place(b.one("destination")),
         kind=b.optional("kind", b.word),
         tapped=b.optional("entered_tapped", b.word),
+        face_down=b.optional("entered_face_down", b.word),
         attached=b.optional("entered_attached", b.reference),
         combat=_combat(b),
     )
@@ -536,6 +541,7 @@ def _cast(b: _Builder) -> t.Statement:
         **b.object_common(),
         caster=b.optional("caster", b.player),
         source=b.optional("cast_from", b.place),
+        back=b.optional("entered_back", b.word),
         modes=tuple(b.word(n) for n in b.all("cast_mode")),
     )
 
@@ -546,6 +552,7 @@ def _play(b: _Builder) -> t.Statement:
         **b.object_common(),
         player=b.optional("caster", b.player),
         source=b.optional("cast_from", b.place),
+        back=b.optional("entered_back", b.word),
         tapped=b.optional("entered_tapped", b.word),
     )
 
@@ -666,6 +673,16 @@ def _phasing(b: _Builder) -> t.Statement:
     return t.Phasing(**b.object_common(), direction=b.word(b.one("phasing")))
 
 
+@_form("transform_phrase")
+def _transform(b: _Builder) -> t.Statement:
+    return t.Transform(**b.object_common())
+
+
+@_form("turn_face_phrase")
+def _turn_face_up(b: _Builder) -> t.Statement:
+    return t.TurnFaceUp(**b.object_common())
+
+
 @_form("regenerate_phrase")
 def _regenerate(b: _Builder) -> t.Statement:
     return t.Regenerate(**b.object_common())
@@ -699,7 +716,9 @@ def _snapshot_object(b: _Builder) -> t.Statement:
         **fields,
         place=place,
         owner=b.optional("owner_clause", b.player),
+        back=b.optional("entered_back", b.word),
         tapped=b.optional("snapshot_tapped", b.word),
+        face_down=b.optional("entered_face_down", b.word),
         attached=b.optional("entered_attached", b.reference),
         phased_out=b.optional("snapshot_phased", b.word),
         counters=counters,

@@ -187,7 +187,9 @@ class New(ObjectStatement):
     original: ObjectRef | None = None
     place: Place
     owner: PlayerRef | None = None  # `owner "Q"`: on the battlefield, when not the controller
+    back: Word | None = None  # back face up (decision 0029)
     tapped: Word | None = None
+    face_down: Word | None = None  # decision 0028
     attached: ObjectRef | PlayerRef | None = None  # `attached #M | "P"` (decision 0023)
     combat: CombatEntry | None = None
 
@@ -198,6 +200,7 @@ class Move(ObjectStatement):
     destination: Place
     kind: Word | None = None
     tapped: Word | None = None
+    face_down: Word | None = None  # manifest, cloak, foretell, hideaway (decision 0028)
     attached: ObjectRef | PlayerRef | None = None
     combat: CombatEntry | None = None
 
@@ -216,6 +219,7 @@ class Reveal(ObjectStatement):
 class Cast(ObjectStatement):
     caster: PlayerRef | None = None
     source: Place | None = None
+    back: Word | None = None  # cast with its back face up (decision 0029)
     modes: tuple[Word, ...] = ()
 
 
@@ -223,6 +227,7 @@ class Cast(ObjectStatement):
 class Play(ObjectStatement):
     player: PlayerRef | None = None  # who plays it, written when not its owner
     source: Place | None = None
+    back: Word | None = None  # a modal double-faced land played back face up (0029)
     tapped: Word | None = None
 
 
@@ -323,12 +328,24 @@ class Regenerate(ObjectStatement):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Transform(ObjectStatement):
+    """`transform` or `convert`: a double-faced permanent turns over (decision 0029)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnFaceUp(ObjectStatement):
+    """`turn face-up`: a face-down permanent is turned face up (decision 0028)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SnapshotObject(ObjectStatement):
     """A keyframe entry: where an object is, tapped or not, with which counters."""
 
     place: Place
     owner: PlayerRef | None = None
+    back: Word | None = None
     tapped: Word | None = None
+    face_down: Word | None = None
     attached: ObjectRef | PlayerRef | None = None
     phased_out: Word | None = None
     counters: tuple[tuple[Number, Word], ...] = ()

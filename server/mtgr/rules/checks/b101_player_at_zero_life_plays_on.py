@@ -2,8 +2,9 @@
 
 ## What it flags
 The first line after a player's life became 0 or less that comes only after a player
-received priority (a cast, an activation or trigger, a land played, a resolution, a new
-turn, phase or step, an attack or block), when no line between records that player's
+received priority (a cast, unless the resolving spell casts it, an activation, a land
+played, a resolution, a new turn, phase or step, an attack or block; not a triggered
+ability, which is written as it triggers), when no line between records that player's
 loss (`"P" lose by sba`, a concession, or the end of the game). Life regained before then
 (lifelink in the same damage event, an effect of the same resolving spell) saves them.
 The checker cannot see a card that stops a player from losing (Platinum Angel): write

@@ -1,8 +1,9 @@
 """A permanent whose last loyalty counter was removed is still on the battlefield.
 
 ## What it flags
-The first line that comes only after a player received priority (a cast, an activation
-or trigger, a resolution, a new turn, phase or step, an attack or block) while a
+The first line that comes only after a player received priority (a cast, an activation,
+a resolution, a new turn, phase or step, an attack or block; not a triggered ability,
+which is written as it triggers) while a
 permanent is still on the battlefield after a line removed its last loyalty counter:
 damage, a loyalty cost, an effect. Without card data the checker cannot see a
 planeswalker that entered without a `counters` line, nor one whose loyalty a static
@@ -41,7 +42,7 @@ from __future__ import annotations
 from mtgr.rules.context import Context, Related
 from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import PRIORITY_LINES, Stage
+from mtgr.rules.state import PRIORITY_LINES, Stage, after_priority
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -57,7 +58,9 @@ RULE = define(
 @RULE.on(*PRIORITY_LINES)
 def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
-    if not state.sba_due or quiet(ctx) or state.stage is not Stage.PLAYING:
+    if not state.sba_due or not after_priority(state, statement):
+        return
+    if quiet(ctx) or state.stage is not Stage.PLAYING:
         return
     for obj in state.watched_objects():
         if obj.loyalty_gone is None or obj.zone != "battlefield":

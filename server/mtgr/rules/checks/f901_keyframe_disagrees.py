@@ -4,7 +4,8 @@
 Outside a gap, each fact of a keyframe that differs from the rebuilt state: an object's
 zone, its controller (on the battlefield or the stack) or owner (elsewhere), on the
 battlefield its owner (`owner "Q"`, written when it is not the controller) and what it is
-attached to (`attached #M`), phased out or not (`phased-out`), its position in a library, tapped or untapped, its counters; a player's life, library size
+attached to (`attached #M`), phased out or not (`phased-out`), face down or not
+(`face-down`, on the battlefield and in exile), back face up or not (`back`), its position in a library, tapped or untapped, its counters; a player's life, library size
 or counters. At `end`, each object in a hand, on the battlefield, in a graveyard, in
 exile, on the stack or in the command zone, and each tracked library card, that the
 keyframe leaves out, and each player's life, tracked library size and counters that it
@@ -44,6 +45,8 @@ end
   it is not the controller.
 - Decision 0023 item 5: a keyframe entry shows what a permanent is attached to.
 - Decision 0025 item 4: a keyframe entry shows a phased-out permanent with `phased-out`.
+- Decision 0028 item 3: a keyframe entry shows a face-down object with `face-down`.
+- Decision 0029 item 4: a keyframe entry shows a permanent back face up with `back`.
 - CR 400.1: "A zone is a place where objects can be during a game."
 - CR 110.5: "A permanent's status is its physical state."
 """
@@ -58,7 +61,16 @@ RULE = define(
     "F901",
     "Keyframe disagrees with the rebuilt state",
     severity=Severity.ERROR,
-    decisions=("0015.6", "0015.5", "0019.8", "0021.4", "0023.5", "0025.4"),
+    decisions=(
+        "0015.6",
+        "0015.5",
+        "0019.8",
+        "0021.4",
+        "0023.5",
+        "0025.4",
+        "0028.3",
+        "0029.4",
+    ),
     cr=("400.1", "110.5"),
     doc=__doc__,
 )
@@ -120,6 +132,24 @@ def check_object(ctx: Context, statement: t.Statement) -> None:
                 statement.phased_out.span if statement.phased_out else statement.place.span,
                 related=ctx.where(obj),
             )
+    if zone in ("battlefield", "exile") and obj.face_down != (statement.face_down is not None):
+        fix = "add `face-down`" if obj.face_down else "leave out `face-down`"
+        ctx.report(
+            RULE,
+            f"{obj.label()} is face {'down' if obj.face_down else 'up'} after the lines above: "
+            f"{fix}",
+            statement.face_down.span if statement.face_down else place.span,
+            related=ctx.where(obj),
+        )
+    if zone == "battlefield" and obj.back_face != (statement.back is not None):
+        fix = "add `back`" if obj.back_face else "leave out `back`"
+        ctx.report(
+            RULE,
+            f"{obj.label()} has its {'back' if obj.back_face else 'front'} face up after the "
+            f"lines above: {fix}",
+            statement.back.span if statement.back else place.span,
+            related=ctx.where(obj),
+        )
     if zone == "library" and place.position is not None:
         _check_position(ctx, statement, obj)
     if zone == "battlefield" and obj.tapped != (statement.tapped is not None):

@@ -42,6 +42,9 @@ VERBS_BY_ZONE: dict[str, tuple[str, ...]] = {
         "unattach",
         "phase",
         "regenerate",
+        "turn",
+        "transform",
+        "convert",
     ),
     "graveyard": ("move", "cast", "play", "identify", "reveal", "effect"),
     "exile": ("move", "cast", "play", "identify", "reveal", "effect"),
@@ -69,7 +72,7 @@ KINDS = ("discard", "sacrifice", "destroy", "mill")
 NEW_WHAT = ("card", "hidden", "token", "copy", "emblem")
 CAST_MODES = ("dash", "flashback", "kicker", "evoke", "escape", "adventure", "foretell")
 DURATIONS = ("end-of-turn", "end-of-combat", "next-turn", "leaves")
-ENTERING = ("tapped", "attached", "attacking", "blocking")  # how it enters (0020, 0023)
+ENTERING = ("tapped", "face-down", "attached", "attacking", "blocking")  # 0020, 0023, 0028
 HEADER_KEYWORDS = ("mtgr", "title", "rules", "player", "perspective", "start")
 STRUCTURE_KEYWORDS = (
     "turn",
@@ -412,14 +415,14 @@ def _after_object(
         out.keywords(["deathtouch"], "the source has deathtouch (decision 0027)")
         out.keywords(["replacement"], "prevented or redirected (decision 0040)")
     elif verb == "cast":
-        out.keywords(("from", *CAST_MODES, "by"))
+        out.keywords(("from", "back", *CAST_MODES, "by"))
     elif verb in ("resolve", "fizzle") and len(rest) == 1:
         out.keywords(["->", "replacement"])
     elif verb == "resolve" and "battlefield" in rest:
         out.keywords(ENTERING, "how it enters")
         out.keywords(["replacement"])
     elif verb == "play" and len(rest) == 1:
-        out.keywords(["from", "tapped", "by"])
+        out.keywords(["from", "back", "tapped", "by"])
         out.players(state.player_names(), "the player who plays it, when not its owner")
     elif verb == "countered" and len(rest) == 1:
         out.keywords(["by"])
@@ -430,6 +433,8 @@ def _after_object(
             out.objects(state, _permanents(state))
         else:
             out.keywords(["on", "until"])
+    elif verb == "turn" and len(rest) == 1:  # decision 0028
+        out.keywords(["face-up"], "a face-down permanent is turned face up")
     elif verb == "phase" and len(rest) == 1:  # decision 0025
         out.keywords(["in"] if obj is not None and obj.phased_out else ["out", "in"], "phasing")
     elif verb == "control" and len(rest) == 1:

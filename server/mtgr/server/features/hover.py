@@ -130,6 +130,9 @@ def _event(statement: t.Statement | None, number: int) -> tuple[str, bool] | Non
     if verb in ("cast", "play", "resolve", "fizzle", "countered", "control"):
         return _EVENT[verb], verb != "control"
     if isinstance(statement, t.AbilityOf):
+        if statement.source is None:  # an inherent ability of a designation (decision 0026)
+            of = f"the {statement.designation.value}" if statement.designation else "a designation"
+            return f"{_EVENT[verb]} (ability of {of})", False
         return f"{_EVENT[verb]} (ability of #{statement.source.number})", False
     return None
 
@@ -161,6 +164,10 @@ def object_hover(document: OpenDocument, line: int, number: int) -> str:
         rows.append("- counters: " + ", ".join(f"{n} {k}" for k, n in obj.counters))
     if obj.damage:
         rows.append(f"- {obj.damage} damage marked until the cleanup step (CR 514.2)")
+    if obj.face_down:
+        rows.append("- face down: only its controller may look at it (CR 708.5)")
+    if obj.back_face:
+        rows.append("- back face up (CR 712.8e, 712.8f)")
     if obj.phased_out:
         how = " with what it is attached to" if obj.phased_indirectly else ""
         rows.append(f"- phased out{how}, under {obj.phased_under}'s control (CR 702.26b)")
@@ -228,6 +235,10 @@ def form_keys(statement: t.Statement | None, token: t.Token, word: str) -> list[
     if token.kind is t.TokenKind.VERB:
         if isinstance(statement, t.Phasing):
             return ["phasing_phrase"]
+        if isinstance(statement, t.TurnFaceUp):
+            return ["turn_face_phrase"]
+        if isinstance(statement, t.Transform):
+            return ["transform_phrase"]
         if isinstance(statement, t.Designation):
             return ["designation_phrase", word]
         if isinstance(statement, t.DayNight):
