@@ -3,9 +3,11 @@
 ## What it flags
 While a spell is cast or an ability activated or put on the stack, one of its lines
 written after a later part: a `choose` (a mode, a value of X) after its `target`, a
-`target` after a mana ability or a payment, a mana ability (`#5 tap by #5`) after a
-`pay` line, or a `pay` line after an action that pays a cost (a sacrifice, a tap, a
-discard, a counter removed, caused by the spell or ability).
+`target` after a mana ability or a payment, a mana ability (`#5 tap by #5`) after an
+action that pays a cost, or a `pay` line after such an action (a sacrifice, a tap, a
+discard, a counter removed, caused by the spell or ability). Once the `pay` line is
+written the spell is cast: a later `choose` is made as a permanent enters (decision 0017
+item 6) and a later mana ability makes mana for what comes next; neither is flagged.
 
 ## Why
 Casting follows the steps of CR 601.2 in order: the spell goes on the stack, its modes,
