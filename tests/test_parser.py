@@ -286,3 +286,32 @@ def test_entering_tapped_attached_attacking_and_owner_are_parts_with_columns() -
     assert control.until.value == "end-of-turn"
     # the cause stands last: `until` after it does not parse
     assert parse_line('#7 control "Alice" by #55 until end-of-turn').error is not None
+
+
+def test_replacement_on_every_event_and_searches_of_any_zone() -> None:
+    """Decisions 0040 and 0042: `replacement` after resolve, fizzle, countered, tap, damage, a
+    new token, a win; `search` of a graveyard or a hand with the zone's owner."""
+    lines = {
+        "#9 resolve -> exile replacement #1": len("#9 resolve -> exile "),
+        "#9 fizzle replacement #1": len("#9 fizzle "),
+        "#9 countered by #16 -> exile replacement #1": len("#9 countered by #16 -> exile "),
+        "#5 tap by #20 replacement #3": len("#5 tap by #20 "),
+        '#7 damage 0 -> "Alice" replacement #11 #12': len('#7 damage 0 -> "Alice" '),
+        '#24 new token "Scute Swarm" battlefield "Alice" by #23 replacement #23 #2': len(
+            '#24 new token "Scute Swarm" battlefield "Alice" by #23 '
+        ),
+        '"Alice" win replacement #13': len('"Alice" win '),
+    }
+    for line, keyword in lines.items():
+        statement = parse_line(line).statement
+        assert statement is not None, line
+        assert statement.replacement_keyword is not None
+        assert statement.replacement_keyword.start == keyword, line
+        assert statement.replacements
+    search = parse_line('"Alice" search hand "Bob" by #1').statement
+    assert isinstance(search, t.LibraryAction)
+    assert search.zone is not None and search.zone.value == "hand"
+    assert (search.zone.span.start, search.zone.span.end) == (15, 19)
+    assert search.owner is not None and search.owner.name == "Bob"
+    shuffle = parse_line('"Bob" shuffle library by #1').statement
+    assert isinstance(shuffle, t.LibraryAction) and shuffle.zone is None
