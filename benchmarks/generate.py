@@ -274,9 +274,9 @@ class Game:
             self.emit(f'#{card.number} damage {amount} -> "{other.name}"')
             self.emit(f'"{other.name}" life -{amount} by #{card.number}')
             other.life -= amount
-            if other.life <= 0:  # recorded before the next line (B101, decision 0024 item 1)
-                self.emit(f'"{other.name}" lose by sba')
-                return True
+        if other.life <= 0:  # before anyone gets priority again (decision 0024 item 1)
+            self.emit(f'"{other.name}" lose by sba')
+            return True
         self.emit("step end-of-combat")
         self.emit("phase main")
         return False
