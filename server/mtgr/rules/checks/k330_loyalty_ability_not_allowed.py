@@ -65,6 +65,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
     if permanent is None:
         return
     turn = state.turn
+    if turn.player is None:
+        return  # no turn line yet: whose turn it is is unknown
     if permanent.number in turn.loyalty_used:
         problem = "a loyalty ability of it was already activated this turn"
     elif permanent.controller != turn.player:
