@@ -118,8 +118,14 @@ def causeless(state: GameState, statement: t.Statement) -> bool:
     return False
 
 
-# Steps whose turn-based actions a replacement effect can change (CR 703.4c, 703.4d, 703.4n).
-_TURN_BASED_STEPS = frozenset({"untap", "draw", "cleanup"})
+# Steps whose turn-based actions a replacement effect can change, and the lines that the
+# changed action can become (CR 703.4c, 703.4d, 703.4n): an untap, the draw (or the mill and
+# return of dredge, or life), the cleanup discard.
+_TURN_BASED_STEPS: dict[str, tuple[type, ...]] = {
+    "untap": (t.TapChange, t.Phasing),
+    "draw": (t.Draw, t.Move, t.Life),
+    "cleanup": (t.Move,),
+}
 
 
 def replaces_turn_based(state: GameState, statement: t.Statement) -> bool:
@@ -130,9 +136,13 @@ def replaces_turn_based(state: GameState, statement: t.Statement) -> bool:
     if not statement.replacements or state.stage in _PREGAME:
         return False
     turn = state.turn
-    if turn.step not in _TURN_BASED_STEPS and turn.position != _PRECOMBAT_MAIN:
+    if turn.step is not None and turn.step in _TURN_BASED_STEPS:
+        kinds = _TURN_BASED_STEPS[turn.step]
+    elif turn.position == _PRECOMBAT_MAIN:
+        kinds = (t.ObjectCounters,)  # a Saga's lore counter (703.4f)
+    else:
         return False
-    return not state.stack and state.resolving is None
+    return isinstance(statement, kinds) and not state.stack and state.resolving is None
 
 
 @RULE.on(*EVENTS)

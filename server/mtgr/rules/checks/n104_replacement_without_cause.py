@@ -5,10 +5,11 @@ A line with `replacement #R ...` and no `by`, for an event that has a cause: a m
 draw, a life change, counters. Events that have no cause have none to keep and are not
 flagged: turn-based actions (the draw step's draw, the cleanup step's discard) and what a
 player does under the normal rules (a land played that enters tapped,
-`#15 play tapped replacement #15`). Nor are the events that replace a turn-based action:
-in the untap, draw or cleanup step or as the precombat main phase begins, with an empty
-stack, a replaced line without `by` stands for that action (dredge's mill and return
-instead of the draw step's draw, decision 0040 item 2).
+`#15 play tapped replacement #15`). Nor are the events that replace a turn-based action,
+with an empty stack and nothing resolving: an untap or phasing in the untap step, a draw,
+move or life change in the draw step (dredge's mill and return instead of the draw),
+a move in the cleanup step, counters in the precombat main phase (a Saga's lore
+counter), decision 0040 item 2.
 
 ## Why
 A replacement effect changes an event that something else caused; the line records the
