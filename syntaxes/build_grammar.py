@@ -185,6 +185,11 @@ OBJECT_VERBS = [
     "counters",
     "effect",
     "control",
+    "attach",
+    "unattach",
+    "regenerate",
+    "transform",
+    "convert",
 ]
 PLAYER_VERBS = [
     "draw",
@@ -199,6 +204,9 @@ PLAYER_VERBS = [
     "lose",
     "win",
     "library",
+    "monarch",
+    "initiative",
+    "citys-blessing",
     "sideboard",
 ]
 STRUCTURE = [
@@ -215,12 +223,32 @@ STRUCTURE = [
     "incomplete",
     "keyframe",
     "end",
+    "day",
+    "night",
     "match",
     "variant",
     "judge",
 ]
-OBJECT_KINDS = ["card", "hidden", "token", "copy", "commander"]  # after `new`: storage.type.object
-MODIFIERS = ["tapped", "untapped"]  # storage.modifier.<word>
+OBJECT_KINDS = [
+    "card",
+    "hidden",
+    "token",
+    "copy",
+    "commander",
+    "emblem",
+]  # after `new`: storage.type.object
+MODIFIERS = [
+    "tapped",
+    "untapped",
+    "attacking",
+    "blocking",
+    "attached",
+    "phased-out",
+    "deathtouch",
+    "face-down",
+    "face-up",
+    "back",
+]  # storage.modifier.<word>
 KEYWORDS = [
     "of",
     "as",
@@ -242,6 +270,7 @@ KEYWORDS = [
     "turns",
     "backup",
     "allow",
+    "owner",
 ]
 CONSTANTS = ["sba", "all"]  # constant.language.<word>
 
@@ -414,7 +443,22 @@ def build(peg_text: str) -> Json:
                 END,
                 cap("", f"(?:{WS}(?:{OBJECT}|{STRING}){END})*", patterns=("object", "player")),
             ),
-            match(START, verb(["attack", "control"]), WS, player(), END),
+            match(START, verb(["attack", "control", "play", "attach"]), WS, player(), END),
+            match(START, tok(f"storage.modifier.attached{S}", "attached"), WS, player(), END),
+            # `#N phase out | in` (decision 0025): on an object line `phase` is phasing
+            match(START, verb(["phase", "turn"]), END),
+            # `#N trigger of monarch | initiative` (decision 0026)
+            match(
+                START,
+                keyword("of"),
+                WS,
+                word(f"constant.language.designation{S}", ["monarch", "initiative"]),
+                END,
+            ),
+            match(START, word(f"storage.modifier.phasing{S}", peg_words(tokens, "phasing")), END),
+            # `attacking "P"` as a permanent enters (decision 0020), `owner "Q"` (0021)
+            match(START, tok(f"storage.modifier.attacking{S}", "attacking"), WS, player(), END),
+            match(START, keyword("owner"), WS, player(), END),
             match(START, verb(["counters"]), WS, signed(), WS, counter_kind(), END),
             # a keyframe entry: `#N battlefield "P" counters 2 +1/+1`
             match(START, keyword("counters"), WS, number(), WS, counter_kind(), END),
@@ -437,7 +481,7 @@ def build(peg_text: str) -> Json:
             match(START, verb(OBJECT_VERBS), END),
             *(
                 match(START, keyword(w), END)
-                for w in ("of", "as", "from", "on", "until", "life", "tax")
+                for w in ("of", "as", "from", "on", "until", "life", "tax", "owner")
             ),
             *(match(START, tok(f"storage.modifier.{w}{S}", w), END) for w in MODIFIERS),
             {"include": "#cause"},
@@ -457,7 +501,7 @@ def build(peg_text: str) -> Json:
         verb(["new"]),
         END,
         f"(?:{WS}(?:",
-        word(f"storage.type.object{S}", ["card", "token", "commander"]),
+        word(f"storage.type.object{S}", ["card", "token", "commander", "emblem"]),
         f"{END}(?:{WS}",
         card(),
         f"{END})?|",
@@ -490,7 +534,17 @@ def build(peg_text: str) -> Json:
             match(START, verb(["draw"]), WS, obj(), END, f"(?:{WS}", card(), f"{END})?"),
             match(
                 START,
-                verb(["search", "shuffle"]),
+                verb(["search"]),
+                WS,
+                word(enum("zone"), peg_words(tokens, "searched_zone")),
+                END,
+                f"(?:{WS}",
+                player(),
+                f"{END})?",
+            ),
+            match(
+                START,
+                verb(["shuffle"]),
                 WS,
                 tok(enum("zone"), "library"),
                 END,
@@ -586,6 +640,8 @@ def build(peg_text: str) -> Json:
             structure_line("incomplete"),
             structure_line("keyframe"),
             structure_line("end"),
+            structure_line("day", (), ("cause",)),  # decision 0026
+            structure_line("night", (), ("cause",)),
         ]
     }
     repo["judge-parts"] = {

@@ -24,7 +24,7 @@ SPEC = ROOT / "docs" / "spec.md"
 SEEDS = ROOT.parent / "shared" / "seeds"
 
 # The user's records, kept byte for byte: (file in docs/decisions, seed file, sha256).
-USER_RECORDS = [
+USER_NUMBERS = [
     (
         "0018-opening-hand-actions-and-replacement-effects.md",
         "000_a48c5e4681c3f420.txt",
@@ -58,7 +58,7 @@ NUMBERS = sorted(int(p.name[:4]) for p in DECISIONS.glob("*.md"))
 def test_every_record_exists_once_with_a_title_matching_its_file_name() -> None:
     decisions = load_decisions()
     assert sorted(decisions) == NUMBERS
-    assert set(range(1, 20)) <= set(NUMBERS)
+    assert set(range(1, 20)) <= set(NUMBERS)  # 0018 and 0019 are the user's
     files = sorted(p.name for p in DECISIONS.glob("*.md"))
     assert len(files) == len(set(NUMBERS))
     for name in files:
@@ -90,7 +90,7 @@ def test_project_records_quote_the_cr_in_every_rules_basis_bullet(number: int) -
         assert re.search(r'"[^"]{10,}"', bullet), f"no quotation: {bullet}"
 
 
-@pytest.mark.parametrize(("name", "seed", "digest"), USER_RECORDS)
+@pytest.mark.parametrize(("name", "seed", "digest"), USER_NUMBERS)
 def test_user_records_are_byte_for_byte_the_seeds(name: str, seed: str, digest: str) -> None:
     ours = (DECISIONS / name).read_bytes()
     assert hashlib.sha256(ours).hexdigest() == digest

@@ -132,6 +132,60 @@ SNIPPETS = [
     "judge time turns 1\n",
     "judge backup\n",
     "judge call allow D804\n",
+    # notation 0.5, decisions 0020 to 0022: entering in combat, owners, control until
+    '#40 new token "Soldier" battlefield "Alice" tapped attacking "Bob" by #13\n',
+    "#41 move hand -> battlefield blocking #13 by #2\n",
+    '#13 control "Bob" until end-of-turn by #2\n',
+    '#15 play "Bob" from hand by #2\n',
+    '#2 resolve -> battlefield tapped attacking "Alice"\n',
+    'keyframe\n#13 battlefield "Bob" owner "Alice" tapped\nend\n',
+    "step cleanup\n",
+    # decision 0023: attachments
+    "#13 attach #8 by #2\n",
+    "#13 unattach by #2\n",
+    "#2 resolve -> battlefield attached #13\n",
+    "#8 move battlefield -> graveyard by sba\n",
+    # decision 0024: state-based actions
+    '"Bob" life -25 by #13\n',
+    '"Bob" lose by sba\n',
+    "#9 damage 2 -> #13\n",
+    "#13 move battlefield -> graveyard as destroy by sba\n",
+    # decision 0025: phasing
+    "#13 phase out by #9\n",
+    "#13 phase in\n",
+    'keyframe\n#13 battlefield "Alice" phased-out\nend\n',
+    "step untap\n",
+    # decisions 0040 to 0043: replacement on every event, the mulligan, searches, added phases
+    "#14 move library -> graveyard as mill replacement #9\n",
+    "#2 resolve -> exile replacement #9\n",
+    '#13 damage 0 -> "Bob" replacement #9 #13\n',
+    '"Alice" win replacement #9\n',
+    '"Alice" search graveyard "Bob" by #13\n',
+    '#14 move hand -> library bottom by "Alice"\n',
+    '"Alice" mulligan\n',
+    "phase combat by #13\nphase main by #13\nphase combat\n",
+    # decisions 0044 and 0045: timing, loyalty, targets, casting order, madness
+    '#9 choose "x"\n#9 target "Bob"\n#9 pay {R}\n',
+    "#30 activate of #13\n#13 counters -2 loyalty by #30\n",
+    "#9 cast from exile madness by #13\n",
+    "#13 fizzle\n",
+    # decision 0026: emblems and designations
+    '#42 new emblem "Emblem" command "Alice" by #13\n',
+    '"Alice" monarch by #13\n',
+    "#43 trigger of monarch\n",
+    "day by #13\n",
+    "night\n",
+    # decision 0027: deathtouch and regeneration
+    "#9 damage 1 -> #13 deathtouch\n",
+    "#13 regenerate by sba replacement #9\n",
+    # decision 0028: face down
+    "#44 move hand -> battlefield face-down by #9\n",
+    "#13 turn face-up\n",
+    '#2 "Grizzly Bears" turn face-up\n',
+    # decision 0029: faces
+    "#13 transform by #13\n",
+    "#15 play back tapped\n",
+    "#9 cast back\n",
 ]
 
 

@@ -29,6 +29,15 @@ phase main
 #10 cast
 #10 resolve -> battlefield
 #10 effect "Jötun Grunt\u2019s upkeep: two cards from a graveyard" on #10 until leaves
+#10 control "Bob" until end-of-turn by #10
+#12 new token "Soldier" battlefield "Bob" owner "Alice" tapped by #10
+#13 new token "Monster Role" battlefield "Bob" attached #12 by #10
+#10 damage 2 -> #12
+#12 phase out by #10
+"Alice" monarch by #10
+#11 move hand -> battlefield face-down by #10
+#10 transform by #10
+#15 trigger of monarch
 game drawn
 game 2
 "Alice" sideboard in 2 "Duress"
@@ -238,3 +247,69 @@ async def test_judge_lines_show_decision_0033(client: LanguageClient) -> None:
     assert "0033" in text and "item 3" in text
     assert "0033" in await hover(client, line, "penalty")
     assert "silenced" in await hover(client, line, "allow")
+
+
+async def test_control_until_and_owner_show_their_decisions_and_state(
+    client: LanguageClient,
+) -> None:
+    """Decision 0021: the control effect that will end, the owner of another's permanent."""
+    control = LINES.index('#10 control "Bob" until end-of-turn by #10')
+    text = await hover(client, control, "#10", 1)
+    assert "controller: Bob" in text
+    assert "until end-of-turn, then Alice" in text
+    token = control + 1
+    owner = await hover(client, token, "owner", 1)
+    assert "0021" in owner and "item 4" in owner and "110.2" in owner
+    soldier = await hover(client, token, "#12", 1)
+    assert "owner: Alice, controller: Bob" in soldier
+
+
+async def test_attachments_show_on_both_permanents(client: LanguageClient) -> None:
+    """Decision 0023 item 6: what is attached to a permanent, and to what it is attached."""
+    role = LINES.index('#13 new token "Monster Role" battlefield "Bob" attached #12 by #10')
+    assert "attached to #12" in await hover(client, role, "#13", 1)
+    assert "with #13 (Monster Role) attached" in await hover(client, role, "#12", 1)
+    assert "0023" in await hover(client, role, "attached", 1)
+
+
+async def test_damage_marked_shows_on_the_creature(client: LanguageClient) -> None:
+    """Decision 0024 item 3: damage stays marked until the cleanup step."""
+    line = LINES.index("#10 damage 2 -> #12")
+    assert "2 damage marked" in await hover(client, line, "#12", 1)
+
+
+async def test_phasing_shows_its_form_and_the_state(client: LanguageClient) -> None:
+    """Decision 0025: `phase` on an object line is phasing, not a phase of the turn."""
+    line = LINES.index("#12 phase out by #10")
+    verb = await hover(client, line, "phase", 1)
+    assert "0025" in verb and "702.26b" in verb
+    assert "phased out" in await hover(client, line, "#12", 1)
+
+
+async def test_designation_shows_on_the_player(client: LanguageClient) -> None:
+    """Decision 0026 item 5: hover on a player shows the designations they have."""
+    line = LINES.index('"Alice" monarch by #10')
+    assert "the monarch" in await hover(client, line, '"Alice"', 1)
+    assert "0026" in await hover(client, line, "monarch", 1)
+
+
+async def test_face_down_shows_on_the_permanent(client: LanguageClient) -> None:
+    """Decision 0028: a face-down permanent, and the keyword's decision."""
+    line = LINES.index("#11 move hand -> battlefield face-down by #10")
+    assert "face down" in await hover(client, line, "#11", 1)
+    assert "0028" in await hover(client, line, "face-down", 1)
+
+
+async def test_transform_shows_the_face(client: LanguageClient) -> None:
+    """Decision 0029: the face that is up, and the form's decision."""
+    line = LINES.index("#10 transform by #10")
+    assert "back face up" in await hover(client, line, "#10", 1)
+    assert "0029" in await hover(client, line, "transform", 1)
+
+
+async def test_designation_trigger_shows_its_history(client: LanguageClient) -> None:
+    """Decision 0026 item 3: an inherent ability has no source object."""
+    line = LINES.index("#15 trigger of monarch")
+    text = await hover(client, line, "#15", 1)
+    assert "triggered ability of the monarch" in text
+    assert "controller: Alice" in text

@@ -18,14 +18,16 @@ from parsimonious.expressions import Expression, Literal, OneOf, Quantifier, Seq
 ZONES = "library, hand, graveyard, battlefield, stack, exile, command"
 OBJECT_VERBS = (
     "new, move, identify, reveal, cast, play, activate, trigger, target, choose, pay, resolve, "
-    "fizzle, countered, tap, untap, attack, block, damage, counters, effect, control"
+    "fizzle, countered, tap, untap, attack, block, damage, counters, effect, control, attach, "
+    "unattach, phase, regenerate, turn, transform, convert"
 )
 PLAYER_VERBS = (
-    "draw, life, counters, search, shuffle, roll, mulligan, keep, concede, lose, win, sideboard"
+    "draw, life, counters, search, shuffle, roll, mulligan, keep, concede, lose, win, monarch, "
+    "initiative, citys-blessing, sideboard"
 )
 KEYWORDS = (
     "mtgr, title, rules, player, perspective, start, game, turn, phase, step, incomplete, "
-    "keyframe, end, match, variant, judge"
+    "keyframe, end, day, night, match, variant, judge"
 )
 
 # Rule name -> what a reader is told was expected. Rules left out are too small to name.
@@ -33,7 +35,7 @@ DESCRIPTIONS: dict[str, str] = {
     "statement": f'an object "#N", a player "Name" or a keyword ({KEYWORDS})',
     "object_phrase": f"a verb ({OBJECT_VERBS})",
     "player_phrase": f"a verb ({PLAYER_VERBS})",
-    "new_what": "card, hidden, token, copy or commander",
+    "new_what": "card, hidden, token, copy, commander or emblem",
     "zone": f"a zone ({ZONES})",
     "arrow": '"->"',
     "object_ref": "an object number such as #12",
@@ -86,6 +88,7 @@ DESCRIPTIONS: dict[str, str] = {
     "caster": 'a player\'s name in double quotes such as "Alice"',
     "new_controller": 'a player\'s name in double quotes such as "Alice"',
     "searched_owner": 'a player\'s name in double quotes such as "Bob"',
+    "searched_zone": "the zone searched (library, graveyard, hand)",
     "target": 'a target: an object #N or a player "Name"',
     "defender": 'what it attacks: a player "Name" or a planeswalker #N',
     "recipient": 'what is dealt damage: an object #N or a player "Name"',
@@ -114,6 +117,19 @@ DESCRIPTIONS: dict[str, str] = {
     "k_backup": "backup",
     "cast_tax": '"tax" and the commander tax, such as tax 2',
     "sideboard_detail": 'in or out and a card name, or "deck" and a number',
+    # notation 0.5, decisions 0020 to 0025
+    "entered_combat": 'attacking "Player" or #N, or blocking #N',
+    "stated_owner": 'the owner\'s name in double quotes such as "Bob"',
+    "owner_clause": '"owner" and a player "Name"',
+    "entered_attached": '"attached" and an object #N or a player "Name"',
+    "host": 'what it is attached to: an object #N or a player "Name"',
+    "phasing": "out or in",
+    "snapshot_phased": "phased-out",
+    "designation_source": "monarch or initiative",
+    "damage_deathtouch": "deathtouch",
+    "entered_face_down": "face-down",
+    "k_face_up": "face-up",
+    "entered_back": "back",
 }
 
 _PREVIOUS_TOKEN = re.compile(r"(\"(?:[^\"\\]|\\.)*\"|\S+)\s*$")

@@ -88,6 +88,15 @@ class Place:
 
 
 @dataclass(frozen=True, slots=True)
+class CombatEntry:
+    """`attacking "P" | #M` or `blocking #M` on a line that puts a creature onto the
+    battlefield in combat (decision 0020): the keyword and what it attacks or blocks."""
+
+    keyword: Word
+    target: ObjectRef | PlayerRef
+
+
+@dataclass(frozen=True, slots=True)
 class LifeCost:
     amount: Number
     span: Span
@@ -177,6 +186,12 @@ class New(ObjectStatement):
     card: Text | None = None
     original: ObjectRef | None = None
     place: Place
+    owner: PlayerRef | None = None  # `owner "Q"`: on the battlefield, when not the controller
+    back: Word | None = None  # back face up (decision 0029)
+    tapped: Word | None = None
+    face_down: Word | None = None  # decision 0028
+    attached: ObjectRef | PlayerRef | None = None  # `attached #M | "P"` (decision 0023)
+    combat: CombatEntry | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -185,6 +200,9 @@ class Move(ObjectStatement):
     destination: Place
     kind: Word | None = None
     tapped: Word | None = None
+    face_down: Word | None = None  # manifest, cloak, foretell, hideaway (decision 0028)
+    attached: ObjectRef | PlayerRef | None = None
+    combat: CombatEntry | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -201,21 +219,27 @@ class Reveal(ObjectStatement):
 class Cast(ObjectStatement):
     caster: PlayerRef | None = None
     source: Place | None = None
+    back: Word | None = None  # cast with its back face up (decision 0029)
     modes: tuple[Word, ...] = ()
     tax: Number | None = None  # the commander tax added to the cost (decision 0031)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Play(ObjectStatement):
+    player: PlayerRef | None = None  # who plays it, written when not its owner
     source: Place | None = None
+    back: Word | None = None  # a modal double-faced land played back face up (0029)
     tapped: Word | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AbilityOf(ObjectStatement):
-    """`activate of #M` or `trigger of #M`: a new ability object on the stack."""
+    """`activate of #M` or `trigger of #M`: a new ability object on the stack; `trigger of
+    monarch | initiative` for an inherent ability of a designation, which has no source
+    (decision 0026)."""
 
-    source: ObjectRef
+    source: ObjectRef | None = None
+    designation: Word | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -238,6 +262,9 @@ class Leave(ObjectStatement):
     """`resolve`, `fizzle` or `countered by`: an object leaves the stack."""
 
     destination: Place | None = None
+    tapped: Word | None = None  # a permanent spell that resolves onto the battlefield tapped
+    attached: ObjectRef | PlayerRef | None = None  # an Aura spell (CR 608.3c)
+    combat: CombatEntry | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -260,6 +287,7 @@ class Block(ObjectStatement):
 class Damage(ObjectStatement):
     amount: Number
     recipient: ObjectRef | PlayerRef
+    deathtouch: Word | None = None  # the source has deathtouch (decision 0027)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -278,6 +306,36 @@ class Effect(ObjectStatement):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Control(ObjectStatement):
     controller: PlayerRef
+    until: Word | None = None  # when the control-changing effect ends (decision 0021)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Attach(ObjectStatement):
+    """`attach #M | "P"` or `unattach` (decision 0023); `host` is None for `unattach`."""
+
+    host: ObjectRef | PlayerRef | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Phasing(ObjectStatement):
+    """`phase out` or `phase in` (decision 0025)."""
+
+    direction: Word
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Regenerate(ObjectStatement):
+    """`regenerate by C replacement #R`: a destruction replaced by regeneration (0027)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Transform(ObjectStatement):
+    """`transform` or `convert`: a double-faced permanent turns over (decision 0029)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnFaceUp(ObjectStatement):
+    """`turn face-up`: a face-down permanent is turned face up (decision 0028)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -285,7 +343,12 @@ class SnapshotObject(ObjectStatement):
     """A keyframe entry: where an object is, tapped or not, with which counters."""
 
     place: Place
+    owner: PlayerRef | None = None
+    back: Word | None = None
     tapped: Word | None = None
+    face_down: Word | None = None
+    attached: ObjectRef | PlayerRef | None = None
+    phased_out: Word | None = None
     counters: tuple[tuple[Number, Word], ...] = ()
 
 
@@ -308,8 +371,12 @@ class PlayerCounters(PlayerStatement):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LibraryAction(PlayerStatement):
-    """`search library` or `shuffle library`, of another player's library when `owner` is set."""
+    """`search ZONE` or `shuffle library`, of another player's zone when `owner` is set.
 
+    `zone` is the zone searched (library, graveyard or hand, decision 0042); None for a
+    shuffle, which is always of a library."""
+
+    zone: Word | None = None
     owner: PlayerRef | None = None
 
 
@@ -419,6 +486,16 @@ class JudgeEvent(Statement):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Designation(PlayerStatement):
+    """`"P" monarch`, `"P" initiative`, `"P" citys-blessing` (decision 0026)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DayNight(Statement):
+    """`day` or `night`: it becomes day or night (decision 0026)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Marker(Statement):
     """`incomplete`, `keyframe`, `end`."""
 
@@ -450,6 +527,8 @@ def _collect_references(statement: Statement) -> tuple[ObjectRef | PlayerRef, ..
                 found.append(item.agent)
             elif kind is Place and item.player is not None:
                 found.append(item.player)
+            elif kind is CombatEntry:
+                found.append(item.target)
             # anything else holds no reference: a word, a number, (count, kind) pairs
     if len(found) > 1:
         found.sort(key=_start)

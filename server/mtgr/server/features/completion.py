@@ -39,6 +39,13 @@ VERBS_BY_ZONE: dict[str, tuple[str, ...]] = {
         "effect",
         "control",
         "identify",
+        "attach",
+        "unattach",
+        "phase",
+        "regenerate",
+        "turn",
+        "transform",
+        "convert",
     ),
     "graveyard": ("move", "cast", "play", "identify", "reveal", "effect"),
     "exile": ("move", "cast", "play", "identify", "reveal", "effect"),
@@ -58,12 +65,16 @@ PLAYER_VERBS = (
     "concede",
     "lose",
     "win",
+    "monarch",
+    "initiative",
+    "citys-blessing",
     "sideboard",
 )
 KINDS = ("discard", "sacrifice", "destroy", "mill")
-NEW_WHAT = ("card", "hidden", "token", "copy", "commander")
+NEW_WHAT = ("card", "hidden", "token", "copy", "commander", "emblem")
 CAST_MODES = ("dash", "flashback", "kicker", "evoke", "escape", "adventure", "foretell")
 DURATIONS = ("end-of-turn", "end-of-combat", "next-turn", "leaves")
+ENTERING = ("tapped", "face-down", "attached", "attacking", "blocking")  # 0020, 0023, 0028
 HEADER_KEYWORDS = ("mtgr", "title", "rules", "variant", "player", "perspective", "start")
 STRUCTURE_KEYWORDS = (
     "turn",
@@ -75,6 +86,8 @@ STRUCTURE_KEYWORDS = (
     "game",
     "match",
     "judge",
+    "day",
+    "night",
 )
 JUDGE_EVENTS = ("call", "penalty", "missed-trigger", "time", "backup")
 PENALTIES = ("warning", "game-loss", "match-loss")
@@ -361,12 +374,16 @@ def _after_player(
         )
     elif verb == "draw" and len(rest) == 2 and quoting:
         _card_names(out, document)
-    elif verb in ("search", "shuffle") and len(rest) == 1:
+    elif verb == "search" and len(rest) == 1:
+        out.keywords(["library", "graveyard", "hand"])
+    elif verb == "shuffle" and len(rest) == 1:
         out.keywords(["library"])
     elif verb == "sideboard":
         _after_sideboard(out, document, rest[1:], quoting)
     elif quoting:
         out.players(state.player_names())
+    elif verb in ("draw", "life", "counters", "win", "lose"):
+        out.keywords(["by", "replacement"])  # any replaced event (decision 0040)
     else:
         out.keywords(["by"])
 
@@ -404,6 +421,20 @@ def _after_object(
         out.objects(state, _permanents(state), "replacement effect")
     elif last == "as":
         out.keywords(KINDS, "kind of move")
+    elif last == "attacking":  # entering in combat (decision 0020)
+        controller = obj.controller if obj else None
+        out.players((p for p in state.player_names() if p != controller), "attacked player")
+        out.objects(state, _permanents(state), "attacked planeswalker or battle")
+    elif last in ("blocking", "block"):
+        attackers = [o for o in state.in_zone("battlefield") if o.attacking]
+        out.objects(state, attackers, "attacking")
+    elif last in ("attached", "attach"):  # decision 0023
+        out.objects(state, [o for o in _permanents(state) if o is not obj], "attach to")
+        out.players(state.player_names(), "attach to a player")
+    elif last == "owner":
+        out.players(state.player_names(), "owner")
+    elif last == "until":
+        out.keywords(DURATIONS, "duration")
     elif last == "->":
         source = rest[1] if verb == "move" and len(rest) > 1 else None
         if verb == "damage":
@@ -422,6 +453,8 @@ def _after_object(
             out.keywords(["of"])
         else:
             out.objects(state, acting_objects(state), "source")
+            if verb == "trigger":  # an inherent ability of a designation (decision 0026)
+                out.keywords(["monarch", "initiative"], "designation")
     elif verb in ("target", "choose"):
         out.objects(state, acting_objects(state))
         out.players(state.player_names())
@@ -429,19 +462,25 @@ def _after_object(
         controller = obj.controller if obj else None
         out.players((p for p in state.player_names() if p != controller), "defending player")
         out.keywords(["untapped"])
-    elif verb == "block":
-        attackers = [o for o in state.in_zone("battlefield") if o.attacking]
-        out.objects(state, attackers, "attacking")
     elif verb == "damage" and len(rest) == 2:
         out.keywords(["->"])
+    elif verb == "damage" and len(rest) == 4:
+        out.keywords(["deathtouch"], "the source has deathtouch (decision 0027)")
+        out.keywords(["replacement"], "prevented or redirected (decision 0040)")
     elif verb == "cast":
         if obj is not None and obj.number in state.commanders and obj.zone == "command":
             earlier = state.commander_cast_count(obj.number, obj.owner)
             if earlier and "tax" not in rest:
                 out.add(f"tax {2 * earlier}", types.CompletionItemKind.Keyword, "commander tax")
-        out.keywords(("from", *CAST_MODES, "by"))
+        out.keywords(("from", "back", *CAST_MODES, "by"))
     elif verb in ("resolve", "fizzle") and len(rest) == 1:
-        out.keywords(["->"])
+        out.keywords(["->", "replacement"])
+    elif verb == "resolve" and "battlefield" in rest:
+        out.keywords(ENTERING, "how it enters")
+        out.keywords(["replacement"])
+    elif verb == "play" and len(rest) == 1:
+        out.keywords(["from", "back", "tapped", "by"])
+        out.players(state.player_names(), "the player who plays it, when not its owner")
     elif verb == "countered" and len(rest) == 1:
         out.keywords(["by"])
     elif verb == "effect" and len(rest) >= 2:
@@ -451,8 +490,14 @@ def _after_object(
             out.objects(state, _permanents(state))
         else:
             out.keywords(["on", "until"])
+    elif verb == "turn" and len(rest) == 1:  # decision 0028
+        out.keywords(["face-up"], "a face-down permanent is turned face up")
+    elif verb == "phase" and len(rest) == 1:  # decision 0025
+        out.keywords(["in"] if obj is not None and obj.phased_out else ["out", "in"], "phasing")
     elif verb == "control" and len(rest) == 1:
         out.players(state.player_names(), "new controller")
+    elif verb == "control":
+        out.keywords(["until", "by"])
     else:
         out.keywords(["by", "replacement"])
 
@@ -465,6 +510,8 @@ def object_verbs(state: GameState, obj: GameObject | None) -> tuple[str, ...]:
         return NEW_OBJECT_VERBS
     if obj.zone == GONE:
         return ()
+    if obj.phased_out:
+        return ("phase",)  # treated as though it does not exist (decision 0025)
     return VERBS_BY_ZONE.get(obj.zone, ("move",))
 
 
@@ -476,7 +523,7 @@ def _after_move(out: Offers, state: GameState, obj: GameObject | None, parts: li
     elif "->" not in parts:
         out.keywords(["->"])
     else:
-        out.keywords(["as", "tapped", "by", "top", "bottom"])
+        out.keywords(["as", *ENTERING, "by", "top", "bottom"])
         out.players(state.player_names())
 
 
@@ -488,6 +535,8 @@ def _after_new(out: Offers, state: GameState, parts: list[str]) -> None:
     elif parts[-1] in ZONES:
         out.players(state.player_names(), "owner or controller")
         out.keywords(["top", "bottom", "by"])
+    elif "battlefield" in parts:  # after the controller: how it enters, who owns it
+        out.keywords(["owner", *ENTERING, "by"])
     else:
         out.zones(ZONES)
 
