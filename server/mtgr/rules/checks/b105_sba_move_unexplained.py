@@ -4,8 +4,10 @@
 A `move battlefield -> graveyard by sba` of a permanent that, in the rebuilt state, has
 no damage marked on it, no counters, no loyalty counter just removed, is attached to
 nothing and did not just become unattached, has no lasting effect on it and no lasting
-effect in force without an object, and shares its name with no other permanent of its
-controller (the legend rule). An information, not an error: without card data the
+effect in force without an object, shares its name with no other permanent of its
+controller (the legend rule), and did not enter the battlefield since the last time a
+player received priority (a creature that dies as it enters, such as Walking Ballista cast
+for X=0, has toughness 0 from its card). An information, not an error: without card data the
 checker cannot see a toughness of 0 from the card itself (a */* creature whose count
 fell to 0) or from a static ability of another permanent, nor a world permanent; those
 are legal and show nothing in the lines.
@@ -81,6 +83,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
 
 def _explained(state: GameState, obj: GameObject) -> bool:
     if obj.damage or obj.counters or obj.loyalty_gone is not None:
+        return True
+    if obj.entered_moment == state.moment:  # toughness 0 as it entered: card text (704.5f)
         return True
     if obj.detached or obj.attached_to is not None:
         return True
