@@ -1,6 +1,7 @@
 'use strict';
 // The mtgr extension: starts the mtgr language server (Python, stdio) with
-// vscode-languageclient. Plain JavaScript: no build step.
+// vscode-languageclient. Plain JavaScript; esbuild bundles it with the client library into
+// out/extension.js (npm run bundle), the one script in the .vsix.
 //
 // Which server runs, first match wins:
 //   1. mtgr.path: an installed `mtgr` executable (plus arguments); `lsp` is appended;

@@ -181,7 +181,7 @@ def page(tools: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Ite
         timeout=180,
         check=False,
     )
-    assert "mtgr.mtgr@" in listed.stdout, listed.stdout + listed.stderr
+    assert "mtgr-tools.mtgr@" in listed.stdout, listed.stdout + listed.stderr
 
     port = free_port()
     log = (base / "code-server.log").open("w")
@@ -261,7 +261,7 @@ def page(tools: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Ite
         result["returncode"] = driver.returncode
         result["extension_log"] = "\n".join(
             p.read_text(errors="replace")
-            for p in sorted(user_data.glob("logs/*/exthost*/mtgr.mtgr/mtgr.log"))
+            for p in sorted(user_data.glob("logs/*/exthost*/mtgr-tools.mtgr/mtgr.log"))
         )
         passed = all(s.get("ok") for s in result["steps"].values()) and shot.exists()
         if passed and (not SCREENSHOT.exists() or os.environ.get("MTGR_UPDATE_SCREENSHOTS")):

@@ -11,10 +11,10 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
+from mtgr import __version__
 from mtgr.server.session import Session
 
 NAME = "mtgr"
-VERSION = "0.4.0"
 
 
 class MtgrProtocol(LanguageServerProtocol):
@@ -49,7 +49,7 @@ class MtgrProtocol(LanguageServerProtocol):
 
 class MtgrServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__(NAME, VERSION, protocol_cls=MtgrProtocol)
+        super().__init__(NAME, __version__, protocol_cls=MtgrProtocol)
         self.session = Session()
         self.client_watch: asyncio.Task[None] | None = None  # see lifetime.py
 
