@@ -48,6 +48,7 @@ MISTAKES = [
     ("V701", 130, "#16 is the lowest-numbered hidden card there"),
     ("D801", 190, "deals 3 damage to Alice, but no life line follows"),
 ]
+EXPLAINED = MISTAKES[0][0]  # shown by mtgr.explain and by its code's link in Problems
 HOVER_LINE = "#2 move battlefield -> exile as destroy by #13 replacement #8"
 # token on HOVER_LINE -> the scope our grammar gives it
 SCOPES = {
@@ -266,6 +267,7 @@ def page(tools: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Ite
             "hover": {"linePrefix": HOVER_LINE, "revealLine": line_of(HOVER_LINE) - 11},
             "inspect": list(SCOPES),
             "completion": {"line": line_of("#9 cast"), "typed": "#9 ", "expect": "resolve"},
+            "explain": EXPLAINED,
         }
         config_path = base / "drive" / "config.json"
         config_path.parent.mkdir()
@@ -320,7 +322,16 @@ def step(page: dict, name: str) -> dict:
 
 def test_the_driver_ran_every_step(page: dict) -> None:
     assert page["returncode"] == 0, page["output"]
-    assert set(page["steps"]) == {"open", "squiggles", "problems", "hover", "tokens", "completion"}
+    assert set(page["steps"]) == {
+        "open",
+        "squiggles",
+        "problems",
+        "hover",
+        "tokens",
+        "completion",
+        "explainCommand",
+        "explainLink",
+    }
 
 
 def test_the_bundled_server_runs_with_the_system_python(page: dict) -> None:
@@ -371,3 +382,17 @@ def test_tokens_of_a_line_are_coloured_differently(page: dict) -> None:
 def test_completion_after_an_object_on_the_stack_offers_resolve(page: dict) -> None:
     labels = step(page, "completion")["labels"]
     assert "resolve" in labels, labels
+
+
+def test_the_explain_command_shows_mtgr_explain_in_an_editor(page: dict) -> None:
+    entry = step(page, "explainCommand")
+    assert f"{EXPLAINED}.md" in entry["tab"]
+    assert entry["text"].startswith(f"{EXPLAINED}: "), entry["text"]
+    assert "What it flags" in entry["text"]
+
+
+def test_a_diagnostic_code_link_opens_its_explanation(page: dict) -> None:
+    entry = step(page, "explainLink")
+    assert entry["href"] == f"mtgr-explain:/{EXPLAINED}.md", entry["href"]
+    assert f"{EXPLAINED}.md" in entry["tab"]
+    assert "What it flags" in entry["text"]
