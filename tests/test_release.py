@@ -17,6 +17,7 @@ import pytest
 from packaging.requirements import Requirement
 
 import mtgr
+from mtgr.rules.registry import all_rules
 from mtgr.server.app import create_server
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -146,3 +147,19 @@ def test_the_workflows_cover_the_platforms_and_the_publishing(
     text = (ROOT / ".github" / "workflows" / workflow).read_text(encoding="utf-8")
     for word in needed:
         assert word in text, f"{workflow} lacks {word}"
+
+
+def test_the_settings_documentation_names_codes_that_exist() -> None:
+    severity = MANIFEST["contributes"]["configuration"]["properties"]["mtgr.severity"]
+    texts = {
+        "package.json": severity["markdownDescription"],
+        "vscode-extension/README.md": (EXTENSION / "README.md").read_text(encoding="utf-8"),
+        "editors/nvim/lsp/mtgr.lua": (ROOT / "editors" / "nvim" / "lsp" / "mtgr.lua").read_text(
+            encoding="utf-8"
+        ),
+    }
+    known = set(all_rules())
+    for name, text in texts.items():
+        named = set(re.findall(r"\b[A-Z]\d{3}\b", text))
+        assert named, f"{name} shows no code"
+        assert named <= known, f"{name} names codes that do not exist: {named - known}"
