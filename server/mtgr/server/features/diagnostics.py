@@ -11,6 +11,7 @@ from lsprotocol import types
 
 from mtgr.check import Diagnostic
 from mtgr.rules.registry import Severity, rule
+from mtgr.server.features.log import LOGGER
 
 if TYPE_CHECKING:
     from mtgr.server.app import MtgrServer
@@ -89,11 +90,11 @@ def client_pulls(server: MtgrServer) -> bool:
 def publish(server: MtgrServer, document: OpenDocument) -> None:
     if client_pulls(server):
         return
+    found = lsp_diagnostics(server, document)
+    LOGGER.debug("%s version %s: %d diagnostics", document.uri, document.version, len(found))
     server.text_document_publish_diagnostics(
         types.PublishDiagnosticsParams(
-            uri=document.uri,
-            version=document.version,
-            diagnostics=lsp_diagnostics(server, document),
+            uri=document.uri, version=document.version, diagnostics=found
         )
     )
 

@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from mtgr import __version__
 from mtgr.rules.walk import walk_in_steps
 from mtgr.server.features import inlay_hints
 from mtgr.server.features.diagnostics import publish, publish_all
+from mtgr.server.features.log import LOGGER
 from mtgr.server.lifetime import watch_client
 from mtgr.server.session import OpenDocument, Settings
 
@@ -23,9 +25,16 @@ def register(server: MtgrServer) -> None:
         server.session.encoding = (
             server.workspace.position_encoding or types.PositionEncodingKind.Utf16
         )
+        server.protocol.trace = params.trace or types.TraceValue.Off
         options = params.initialization_options
         if isinstance(options, dict):
             server.session.settings = Settings.from_client(options.get("mtgr", options))
+        LOGGER.info(
+            "mtgr %s; position encoding %s; settings %s",
+            __version__,
+            getattr(server.session.encoding, "value", server.session.encoding),
+            server.session.settings,
+        )
 
     @server.feature(types.INITIALIZED)
     async def initialized(params: types.InitializedParams) -> None:
@@ -39,6 +48,7 @@ def register(server: MtgrServer) -> None:
             server.session.settings = Settings.from_client(settings["mtgr"])
         else:
             await refresh_settings(server)
+        LOGGER.info("settings changed: %s", server.session.settings)
         publish_all(server)
         inlay_hints.refresh(server)
 
