@@ -33,6 +33,7 @@ def test_the_benchmark_drives_the_server_and_writes_every_row(tmp_path: Path) ->
         r"highlighting after a keystroke \(semantic tokens delta\), p95": rf"{figure} ms",
         r"completion, p95": rf"{figure} ms",
         r"hover, p95": rf"{figure} ms",
+        r"board at a random line \(mtgr/board: JSON, HTML and text\), p95": rf"{figure} ms",
     }
     assert len(rows) == len(expected), rows
     for name, value in expected.items():

@@ -7,8 +7,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mtgr.syntax.document import parse_line, split_lines
-from mtgr.syntax.format import format_line, format_lines, format_text, meaning
+from mtgr.syntax.document import LINE_BREAK, parse_line, split_lines
+from mtgr.syntax.format import first_line_break, format_line, format_lines, format_text, meaning
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -43,8 +43,11 @@ def test_a_line_that_does_not_parse_is_kept_exactly() -> None:
 
 
 def test_line_ends_trailing_blank_lines_and_final_newline() -> None:
-    text = 'mtgr 0.4\r\nplayer  "Alice"\rplayer "Bob"   \n\n\n\n'
+    text = 'mtgr 0.4\nplayer  "Alice"\rplayer "Bob"   \r\n\n\n\n'
     assert format_text(text) == 'mtgr 0.4\nplayer "Alice"\nplayer "Bob"\n'
+    # every line break becomes the first one, so a CRLF file stays CRLF
+    text = 'mtgr 0.4\r\nplayer  "Alice"\rplayer "Bob"   \n\n'
+    assert format_text(text) == 'mtgr 0.4\r\nplayer "Alice"\r\nplayer "Bob"\r\n'
     assert format_text("") == ""
     assert format_text("\n\n  \n") == ""
     assert format_text('turn 1 "Bob"') == 'turn 1 "Bob"\n'
@@ -182,10 +185,10 @@ COMMENTS = {
 def laid_out_lines(draw: st.DrawFn) -> tuple[str, str]:
     """A statement laid out with random blanks, and the canonical layout expected of it."""
     words = draw(statements())
-    line = draw(st.sampled_from(["", " ", "\t ", "\ufeff"]))
+    line = draw(st.sampled_from(["", " ", "\t ", "\ufeff", " \ufeff "]))
     for i, word in enumerate(words):
         line += (draw(BLANK) if i else "") + word
-    expected = " ".join(words)
+    expected = ("\ufeff" if "\ufeff" in line else "") + " ".join(words)
     if draw(st.booleans()):
         comment = draw(st.sampled_from(sorted(COMMENTS)))
         line += draw(st.sampled_from(["", " ", "\t  "])) + comment
@@ -216,8 +219,9 @@ def test_any_text_formats_idempotently_without_losing_meaning(lines: list[str], 
     text = end.join(lines)
     formatted = format_text(text)
     assert format_text(formatted) == formatted
-    assert "\r" not in formatted
-    assert formatted == "" or formatted.endswith("\n")
+    newline = first_line_break(text)
+    assert set(LINE_BREAK.findall(formatted)) <= {newline}
+    assert formatted == "" or formatted.endswith(newline)
     _assert_same_meaning(text, formatted)
 
 
@@ -248,3 +252,42 @@ def test_meaning_ignores_what_statements_cache() -> None:
     assert indented.statement is not None
     _ = indented.statement.references  # fills a cache on the shared statement
     assert meaning(indented) == meaning(parse_line("#1 tap by #2"))
+
+
+# Invisible or control characters an attack put at token edges (issue 18 item 10): none
+# is layout, so formatting must keep every one of them where it was.
+INVISIBLE = (
+    "\u00a0\u1680\u180e\u2000\u2003\u200a\u200b\u200c\u200d\u2028\u2029\u202f\u205f\u2060"
+    "\u3000\ufeff\x00\x01\x0b\x0c\x1c\x1d\x1e\x1f\x7f\x85"
+)
+
+
+def _without_blanks(line: str) -> str:
+    return line.replace(" ", "").replace("\t", "")
+
+
+@st.composite
+def hostile_lines(draw: st.DrawFn) -> str:
+    """A statement whose blanks between tokens sometimes hold an invisible character."""
+    words = draw(statements())
+    line = draw(st.sampled_from(["", " ", "\ufeff", *INVISIBLE]))
+    for i, word in enumerate(words):
+        gap = draw(BLANK) if i else ""
+        if draw(st.integers(0, 3)) == 0:
+            inserted = draw(st.sampled_from(INVISIBLE))
+            gap = draw(st.sampled_from([inserted + gap, gap + inserted]))
+        line += gap + word
+    if draw(st.booleans()):
+        line += draw(BLANK) + draw(st.sampled_from(sorted(COMMENTS)))
+    return line + draw(st.sampled_from(["", " ", *INVISIBLE, " \u00a0 ", "\t\x0b"]))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(hostile_lines(), min_size=1, max_size=4))
+def test_formatting_changes_nothing_but_spaces_and_tabs(lines: list[str]) -> None:
+    formatted = format_text("\n".join(lines)).split("\n")
+    kept = [_without_blanks(line) for line in lines]
+    while kept and kept[-1] == "":
+        kept.pop()
+    assert [_without_blanks(line) for line in formatted[:-1]] == kept
+    assert formatted[-1] == ""

@@ -230,7 +230,14 @@ function clientOptions(config) {
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     initializationOptions: config,
     // workspace/didChangeConfiguration on every change of an mtgr.* setting
-    synchronize: { configurationSection: SECTION },
+    synchronize: {
+      configurationSection: SECTION,
+      // the project settings files: the server re-checks open documents when one changes
+      fileEvents: [
+        vscode.workspace.createFileSystemWatcher('**/mtgr.toml'),
+        vscode.workspace.createFileSystemWatcher('**/pyproject.toml'),
+      ],
+    },
     middleware: {
       handleDiagnostics: (uri, diagnostics, next) => next(uri, withExplanationLinks(diagnostics)),
       provideDiagnostics: async (document, previousResultId, token, next) => {
@@ -321,6 +328,7 @@ async function activate(context) {
     }),
     { dispose: () => stopServer() },
   );
+  require('./board').register(context, () => client, output);
   // activated by a Markdown page: start the server once a page with an mtgr block opens
   if (await workspaceHasRecords() || vscode.workspace.textDocuments.some(needsServer)) {
     await restartServer();

@@ -38,6 +38,8 @@ MISSING_PREREQUISITE = 3  # scripts/setup-vscode-test's exit status for it
 DRIVER = ROOT / "tests" / "vscode" / "drive.js"
 ARTIFACTS = ROOT / "test-artifacts" / "vscode"
 SCREENSHOT = ROOT / "docs" / "images" / "vscode.png"
+BOARD_SCREENSHOT = ROOT / "docs" / "images" / "vscode-board.png"
+BOARD_TYPED = '"Alice" life -5'  # typed below the first board line
 EXAMPLE = ROOT / "examples" / "mistakes.mtgr"
 
 # the five deliberate mistakes of examples/mistakes.mtgr: code, line, part of the message
@@ -268,6 +270,13 @@ def page(tools: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Ite
             "inspect": list(SCOPES),
             "completion": {"line": line_of("#9 cast"), "typed": "#9 ", "expect": "resolve"},
             "explain": EXPLAINED,
+            # above the completion's edit, so that these line numbers still hold
+            "board": {
+                "first": line_of("#2 resolve -> battlefield"),
+                "second": line_of("#1 tap by #1"),
+                "typed": BOARD_TYPED,
+                "screenshot": str(ARTIFACTS / "board.png"),
+            },
         }
         config_path = base / "drive" / "config.json"
         config_path.parent.mkdir()
@@ -299,6 +308,10 @@ def page(tools: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Ite
         if passed and (not SCREENSHOT.exists() or os.environ.get("MTGR_UPDATE_SCREENSHOTS")):
             SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(shot, SCREENSHOT)
+        board_shot = ARTIFACTS / "board.png"
+        update = not BOARD_SCREENSHOT.exists() or os.environ.get("MTGR_UPDATE_SCREENSHOTS")
+        if passed and board_shot.exists() and update:
+            shutil.copy(board_shot, BOARD_SCREENSHOT)
         (ARTIFACTS / "result.json").write_text(json.dumps(result, indent=2))
         (ARTIFACTS / "extension.log").write_text(result["extension_log"])
         yield result
@@ -331,6 +344,7 @@ def test_the_driver_ran_every_step(page: dict) -> None:
         "completion",
         "explainCommand",
         "explainLink",
+        "board",
     }
 
 
@@ -396,3 +410,22 @@ def test_a_diagnostic_code_link_opens_its_explanation(page: dict) -> None:
     assert entry["href"] == f"mtgr-explain:/{EXPLAINED}.md", entry["href"]
     assert f"{EXPLAINED}.md" in entry["tab"]
     assert "What it flags" in entry["text"]
+
+
+def test_the_board_view_follows_the_cursor_and_edits(page: dict) -> None:
+    board = step(page, "board")
+    first, second = board["first"], board["second"]
+    champion_resolves, cavern_taps = line_of("#2 resolve -> battlefield"), line_of("#1 tap by #1")
+    assert first["where"].startswith(f"after line {champion_resolves} of")
+    assert first["text"] == "#2 resolve -> battlefield" and first["stack"] == []
+    assert second["where"].startswith(f"after line {cavern_taps} of")
+    # Cavern of Souls, named on a `choose` line that does not show the card: still hidden
+    assert second["tapped"] == ["#1 hidden card, tapped"]
+    assert second["stack"] == ["#2 Champion of the Parish"]
+    assert first["life"]["Alice"] == "20"
+    edited = board["afterEdit"]
+    assert edited["text"] == BOARD_TYPED
+    assert edited["life"]["Alice"] == "15"
+    # the page takes the theme's colours
+    assert second["themeBackground"], second
+    assert second["background"] not in ("", "rgba(0, 0, 0, 0)")

@@ -7,13 +7,17 @@ and are turned into code-point columns here, once, so nothing below knows about 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from lsprotocol import types
+from pygls.uris import to_fs_path
 
+from mtgr import config
 from mtgr.check import Diagnostic, diagnostics
-from mtgr.rules.registry import Severity
+from mtgr.rules.registry import Severity, rule
 from mtgr.rules.state import GameState
 from mtgr.rules.walk import Walk, rewalk, state_before, walk
 from mtgr.syntax import tree as t
@@ -40,6 +44,9 @@ class Settings:
     # measuring the incremental path against it (benchmarks/run.py)
     incremental: bool = True
 
+    # what the client sent that means nothing here (an unknown code, a wrong level)
+    warnings: list[str] = field(default_factory=list)
+
     @classmethod
     def from_client(cls, value: object) -> Settings:
         settings = cls()
@@ -50,10 +57,19 @@ class Settings:
         severity = value.get("severity")
         if isinstance(severity, Mapping):
             for code, level in severity.items():
-                if level == "off":
+                if rule(str(code)) is None:
+                    settings.warnings.append(
+                        f"mtgr.severity: unknown code {code!r} is ignored (see `mtgr rules`)"
+                    )
+                elif level == "off":
                     settings.severity[str(code)] = None
                 elif isinstance(level, str) and level in {s.value for s in Severity}:
                     settings.severity[str(code)] = Severity(level)
+                else:
+                    settings.warnings.append(
+                        f"mtgr.severity: {code} must be one of {', '.join(config.LEVELS)}, "
+                        f"not {level!r}"
+                    )
         if isinstance(value.get("incremental"), bool):
             settings.incremental = value["incremental"]
         hints = value.get("inlayHints")
@@ -80,6 +96,33 @@ class OpenDocument:
         self.walk: Walk = walk(self.document.lines) if check else Walk()
         # the diagnostics last placed, with the walk and severities they were placed for
         self._placed: tuple[Walk, _Severities, list[Diagnostic]] | None = None
+        self._settings_file = _settings_file(uri)
+        self._settings_checked = time.monotonic()
+        self.config = _load(self._settings_file)
+
+    def reload_config(self, force: bool = True) -> bool:
+        """Reads the project settings file again when the client says it changed (force),
+        or when another file is now the nearest or it was written since; True if read."""
+        recently = time.monotonic() - self._settings_checked < SETTINGS_FILE_CHECK_SECONDS
+        if not force and recently:
+            return False
+        self._settings_checked = time.monotonic()
+        now = _settings_file(self.uri)
+        if not force and now == self._settings_file:
+            return False
+        self._settings_file = now
+        self.config = _load(now)
+        return True
+
+    def severities(self, settings: Settings) -> dict[str, Severity | None]:
+        """The project file's severities, each overridden by the editor's setting."""
+        return {**self.config.severity, **settings.severity}
+
+    def rules_file(self, settings: Settings) -> str | None:
+        """The editor's `mtgr.rulesFile`, else the project file's `rules-file`."""
+        if settings.rules_file:
+            return settings.rules_file
+        return str(self.config.rules_file) if self.config.rules_file else None
 
     def _visible(self, text: str) -> str:
         return mtgr_blocks(text) if self.is_markdown else text
@@ -152,11 +195,12 @@ class OpenDocument:
     def diagnostics(self, settings: Settings) -> list[Diagnostic]:
         """The walk's findings as diagnostics, placed once a walk and severity setting:
         hover and code actions ask on every request, and placing them is linear in the file."""
-        severities = tuple(sorted(settings.severity.items(), key=lambda item: item[0]))
+        effective = self.severities(settings)
+        severities = tuple(sorted(effective.items(), key=lambda item: item[0]))
         cached = self._placed
         if cached is not None and cached[0] is self.walk and cached[1] == severities:
             return cached[2]
-        placed = diagnostics(self.document, self.walk, settings.severity)
+        placed = diagnostics(self.document, self.walk, effective)
         self._placed = (self.walk, severities, placed)
         return placed
 
@@ -170,6 +214,31 @@ class OpenDocument:
         if 0 <= line < len(self.document):
             return self.document.lines[line].parsed.statement
         return None
+
+
+# while typing, whether the settings file changed is looked at no more often than this
+SETTINGS_FILE_CHECK_SECONDS = 2.0
+# a settings file and when it was written: (path, modification time, size)
+_Stamp = tuple[Path, int, int]
+
+
+def _settings_file(uri: str) -> _Stamp | None:
+    """The settings file nearest a document on disk (config.py); none for unsaved ones."""
+    path = to_fs_path(uri) if uri.startswith("file:") else None
+    if path is None:
+        return None
+    try:
+        found = config.find(Path(path))
+        if found is None:
+            return None
+        status = found.stat()
+    except OSError:
+        return None
+    return found, status.st_mtime_ns, status.st_size
+
+
+def _load(stamp: _Stamp | None) -> config.Config:
+    return config.load(stamp[0]) if stamp is not None else config.Config()
 
 
 class Session:

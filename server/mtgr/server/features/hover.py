@@ -369,7 +369,7 @@ def hover_markdown(
     sections: list[str] = []
     if parsed.comment is not None and parsed.comment.contains(column):
         number = cr_number_at(text, parsed.comment, column)
-        found = rule_text(settings.rules_file, number) if number else None
+        found = rule_text(document.rules_file(settings), number) if number else None
         if found:
             sections.append(found)
     else:
