@@ -385,7 +385,8 @@ async function main() {
     });
 
     await step(page, 'explainLink', async () => {
-      await runCommand(page, 'View: Close All Editors');
+      // close the explanation only: closing the record would clear its diagnostics
+      await runCommand(page, 'View: Close Editor');
       await runCommand(page, 'Focus Problems');
       const link = page.locator('.markers-panel .monaco-list-row a').filter({ hasText: config.explain });
       await link.first().waitFor({ state: 'visible' });
