@@ -28,6 +28,7 @@ from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 from pygls.protocol import LanguageServerProtocol
 
+from benchmarks.cards import kept_section
 from benchmarks.generate import generate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -381,7 +382,7 @@ async def run(edits: int, out: Path, sizes: tuple[int, int] = (10_000, 50_000)) 
             f"median {ms(statistics.median(board))}",
         )
     )
-    out.write_text(report(rows), encoding="utf-8")
+    out.write_text(report(rows) + kept_section(out), encoding="utf-8")
     print(report(rows))
 
 

@@ -58,6 +58,7 @@ function settings(scopeUri) {
     path: strings('path'),
     importStrategy: config.get('importStrategy', 'useBundled'),
     rulesFile: resolveVariables(config.get('rulesFile', ''), folder),
+    cardsFile: resolveVariables(config.get('cardsFile', ''), folder),
     severity: config.get('severity', {}),
     inlayHints: { enabled: config.get('inlayHints.enabled', true) },
     trace: { server: config.get('trace.server', 'off') },

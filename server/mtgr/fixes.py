@@ -18,7 +18,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from mtgr.cards.model import CardIndex
 from mtgr.check import Diagnostic, diagnostics, silences
+from mtgr.rules.checks.a101_unknown_card_name import SUGGESTIONS
 from mtgr.rules.context import Finding
 from mtgr.rules.registry import Severity
 from mtgr.rules.state import GameState
@@ -86,15 +88,22 @@ class Checked(Protocol):
 
     document: Document
 
+    @property
+    def cards(self) -> CardIndex | None: ...
+
     def state_before(self, line: int) -> GameState: ...
 
 
 class CheckedText:
     """A whole text checked once: what the command line fixes."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, cards: CardIndex | None = None) -> None:
         self.document = Document(text)
-        self.walk: Walk = walk(self.document.lines)
+        self.walk: Walk = walk(self.document.lines, cards)
+
+    @property
+    def cards(self) -> CardIndex | None:
+        return self.walk.cards
 
     def state_before(self, line: int) -> GameState:
         return state_before(self.walk, self.document.lines, line)
@@ -345,6 +354,23 @@ def _fix_r601(doc: _Doc, line: int, span: t.Span) -> list[Fix]:
     return fixes
 
 
+def _fix_a101(doc: _Doc, line: int, span: t.Span) -> list[Fix]:
+    """A card name the index does not know: one fix a close name, quotes and all."""
+    cards = doc.document.cards
+    written = doc.texts[line][span.start : span.end]
+    if cards is None or not (written.startswith('"') and written.endswith('"')):
+        return []
+    return [
+        Fix(
+            f'Use the card name "{name}"',
+            "A101",
+            (Edit(line, span.start, line, span.end, quote(name)),),
+            preferred=i == 0,
+        )
+        for i, name in enumerate(cards.close_names(written[1:-1], SUGGESTIONS))
+    ]
+
+
 _FIXERS: dict[str, Callable[[_Doc, int, t.Span], list[Fix]]] = {
     "V702": _fix_v702,
     "P505": _fix_p505,
@@ -353,6 +379,7 @@ _FIXERS: dict[str, Callable[[_Doc, int, t.Span], list[Fix]]] = {
     "N105": _fix_n105,
     "N107": _fix_n107,
     "R601": _fix_r601,
+    "A101": _fix_a101,
 }
 
 
@@ -407,8 +434,8 @@ def _findings_from(doc: _Doc, first: int, texts: Sequence[str], state: GameState
     for i, text in enumerate(texts[first:]):
         line = Line(-10 - i, parse_line(text))  # ids that no real line has
         allowed[line.id] = line.parsed.allowed
-        state = step(state, line, emitted)
-    emitted.extend(end_of_file(state))
+        state = step(state, line, emitted, doc.document.cards)
+    emitted.extend(end_of_file(state, doc.document.cards))
     return Counter(
         f.code
         for f in emitted
@@ -422,7 +449,9 @@ MAX_FIX_ROUNDS = 20
 
 
 def fix_all(
-    text: str, severities: Mapping[str, Severity | None] | None = None
+    text: str,
+    severities: Mapping[str, Severity | None] | None = None,
+    cards: CardIndex | None = None,
 ) -> tuple[str, Counter[str]]:
     """The text with every safe fix applied, and how many of each code were fixed.
 
@@ -432,13 +461,15 @@ def fix_all(
     """
     applied: Counter[str] = Counter()
     for _ in range(MAX_FIX_ROUNDS):
-        checked = CheckedText(text)
+        checked = CheckedText(text, cards)
         found = checked.diagnostics(severities)
         chosen = _disjoint_safe_fixes(checked, found)
         if not chosen:
             break
         fixed = apply_edits(text, [e for fix in chosen for e in fix.edits])
-        if len(chosen) > 1 and not _no_worse(found, CheckedText(fixed).diagnostics(severities)):
+        if len(chosen) > 1 and not _no_worse(
+            found, CheckedText(fixed, cards).diagnostics(severities)
+        ):
             chosen = chosen[:1]
             fixed = apply_edits(text, chosen[0].edits)
         text = fixed

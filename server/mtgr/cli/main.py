@@ -1,5 +1,5 @@
-"""The `mtgr` command line: check, fmt, explain, rules, state, lsp, completion. It only adapts
-the layers below, with the conventions of ruff and taplo: `-` for standard input, colour on
+"""The `mtgr` command line: check, fmt, explain, rules, state, render, lsp, completion, cards.
+It only adapts the layers below, with the conventions of ruff and taplo: `-` for standard input, colour on
 terminals, a summary line, one bad file reported while the run goes on (exit 2 at the end).
 
 Exit codes: 0 clean, 1 problems found (or files that would change), 2 usage errors and
@@ -23,8 +23,10 @@ import pathspec
 import shtab
 
 from mtgr import config
+from mtgr.cards.formats import CardFileError
+from mtgr.cards.model import CardIndex
 from mtgr.check import Diagnostic, check_text, diagnostics
-from mtgr.cli import output
+from mtgr.cli import cards, output
 from mtgr.cli.files import FileProblem, Snapshot, decode, rewrite, shown, snapshot
 from mtgr.fixes import fix_all
 from mtgr.rules.explain import diagnostics_markdown, explain
@@ -76,7 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"choose a command: {', '.join(_COMMANDS)}")
     try:
         return int(args.run(args))
-    except UsageError as error:
+    except (UsageError, CardFileError) as error:
         print(f"mtgr: {error}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
@@ -137,6 +139,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--diff", action="store_true", help="print the safe fixes as a diff; change nothing"
     )
+    cards.add_option(check)
     check.set_defaults(run=_check)
 
     explain = commands.add_parser("explain", help="explain a diagnostic code")
@@ -173,6 +176,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     completion.add_argument("shell", choices=shtab.SUPPORTED_SHELLS)
     completion.set_defaults(run=_completion)
+    cards.register(commands)
     return parser
 
 
@@ -287,6 +291,7 @@ def _text(source: Source, read: Snapshot) -> str:
 
 def _check(args: argparse.Namespace) -> int:
     requested = _severities(args.severity)
+    index = cards.index_for(args.cards)
     scan = Scan(args, markdown=True)
     results: list[output.Checked] = []
     fixed = would_fix = 0
@@ -301,7 +306,7 @@ def _check(args: argparse.Namespace) -> int:
             continue  # a page without mtgr blocks is no record
         severities = {**scan.config_for(source.place).severity, **requested}
         if args.fix or args.diff:
-            new_text, applied = _fixed(text, severities, source.markdown)
+            new_text, applied = _fixed(text, severities, source.markdown, index)
             if applied:
                 would_fix += sum(applied.values())
                 if args.diff:
@@ -313,7 +318,7 @@ def _check(args: argparse.Namespace) -> int:
                 _put(scan, source, read, _encoded(read, text))
         if source.markdown:
             text = mtgr_blocks(text)
-        results.append(output.Checked(source.name, check_text(text, severities)))
+        results.append(output.Checked(source.name, check_text(text, severities, index)))
     if not results and not scan.problems:
         raise UsageError(
             f"no .mtgr files or Markdown pages with mtgr blocks in {', '.join(args.paths)}"
@@ -330,7 +335,7 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _fixed(
-    text: str, severities: dict[str, Severity | None], markdown: bool
+    text: str, severities: dict[str, Severity | None], markdown: bool, cards: CardIndex | None
 ) -> tuple[str, Counter[str]]:
     """The text with the safe fixes, keeping its line ends (fixes are worked out on LF).
 
@@ -338,7 +343,7 @@ def _fixed(
     them (or remove a line), the page is left as it is and its findings are reported."""
     lines = split_lines(text)
     record = mtgr_blocks(text) if markdown else "\n".join(lines)
-    new_record, applied = fix_all(record, severities)
+    new_record, applied = fix_all(record, severities, cards)
     new_text = new_record
     if markdown and applied:
         fixed_lines = split_lines(new_record)

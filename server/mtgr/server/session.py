@@ -16,6 +16,9 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from mtgr import config
+from mtgr.cards.formats import CardFileError
+from mtgr.cards.model import CardIndex
+from mtgr.cards.store import default_index_path, open_index
 from mtgr.check import Diagnostic, diagnostics
 from mtgr.rules.registry import Severity, rule
 from mtgr.rules.state import GameState
@@ -26,11 +29,13 @@ from mtgr.syntax.markdown import mtgr_blocks
 
 
 def _units(text: str, encoding: str) -> int:
+    """A text's length in the client's units; a lone surrogate (JSON can carry one) counts
+    as the one unit it is in UTF-16, and three bytes in UTF-8, as editors count it."""
     if encoding == types.PositionEncodingKind.Utf8:
-        return len(text.encode("utf-8"))
+        return len(text.encode("utf-8", "surrogatepass"))
     if encoding == types.PositionEncodingKind.Utf32:
         return len(text)
-    return len(text.encode("utf-16-le")) // 2
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 @dataclass
@@ -38,6 +43,7 @@ class Settings:
     """The `mtgr` section of the client's settings."""
 
     rules_file: str | None = None
+    cards_file: str | None = None  # a card index or card file; None: the default index, if any
     severity: dict[str, Severity | None] = field(default_factory=dict)
     inlay_hints: bool = True
     # False re-parses and re-checks the whole document on every change: only for
@@ -54,6 +60,8 @@ class Settings:
             return settings
         rules_file = value.get("rulesFile")
         settings.rules_file = rules_file if isinstance(rules_file, str) and rules_file else None
+        cards_file = value.get("cardsFile")
+        settings.cards_file = cards_file if isinstance(cards_file, str) and cards_file else None
         severity = value.get("severity")
         if isinstance(severity, Mapping):
             for code, level in severity.items():
@@ -83,9 +91,16 @@ _Severities = tuple[tuple[str, Severity | None], ...]
 
 class OpenDocument:
     def __init__(
-        self, uri: str, text: str, version: int | None, encoding: str, check: bool = True
+        self,
+        uri: str,
+        text: str,
+        version: int | None,
+        encoding: str,
+        check: bool = True,
+        cards: CardIndex | None = None,
     ) -> None:
         self.uri = uri
+        self.cards = cards
         self.version = version
         self.encoding = encoding
         self.is_markdown = uri.lower().endswith((".md", ".markdown"))
@@ -93,7 +108,9 @@ class OpenDocument:
         self.source = Document(text) if self.is_markdown else self.document
         # False while a large document is first checked in steps (features/documents.py)
         self.checked = check
-        self.walk: Walk = walk(self.document.lines) if check else Walk()
+        self.walk: Walk = walk(self.document.lines, cards) if check else Walk(cards=cards)
+        # the last position to_character converted: (line text, column, units)
+        self._cursor: tuple[str, int, int] | None = None
         # the diagnostics last placed, with the walk and severities they were placed for
         self._placed: tuple[Walk, _Severities, list[Diagnostic]] | None = None
         self._settings_file = _settings_file(uri)
@@ -153,9 +170,16 @@ class OpenDocument:
             if self.checked:  # a measured full re-check starts cold (benchmarks/run.py)
                 clear_parse_caches()
                 self.document = Document(self.document.text)
-            self.walk = walk(self.document.lines)
+            self.walk = walk(self.document.lines, self.cards)
             self.checked = True
         self.version = version
+
+    def use_cards(self, cards: CardIndex | None) -> None:
+        """Checks the whole document again with another card index (or none); a first check
+        still going in steps stops, since this one is complete (features/documents.py)."""
+        self.cards = cards
+        self.walk = walk(self.document.lines, cards)
+        self.checked = True
 
     # -- positions
     def to_column_position(
@@ -180,10 +204,25 @@ class OpenDocument:
         return len(text)
 
     def to_character(self, line: int, column: int) -> int:
+        """A code-point column in the client's units. On a line that is not ASCII the
+        conversion goes on from the previous one (semantic tokens and diagnostics ask
+        for the columns of a line in order), so a whole line costs its length, not its
+        length once a token."""
         text = self.document.texts[line] if 0 <= line < len(self.document) else ""
+        column = min(max(column, 0), len(text))
         if text.isascii():  # most lines: one unit a character in every encoding
-            return len(text[:column])
-        return _units(text[:column], self.encoding)
+            return column
+        cursor = self._cursor
+        if cursor is not None and cursor[0] is text:
+            _, at, units = cursor
+            if column >= at:
+                units += _units(text[at:column], self.encoding)
+            else:
+                units -= _units(text[column:at], self.encoding)
+        else:
+            units = _units(text[:column], self.encoding)
+        self._cursor = (text, column, units)
+        return units
 
     def range(self, line: int, span: t.Span) -> types.Range:
         return types.Range(
@@ -246,9 +285,29 @@ class Session:
         self.documents: dict[str, OpenDocument] = {}
         self.settings = Settings()
         self.encoding: str = types.PositionEncodingKind.Utf16
+        self.cards: CardIndex | None = None
+        self.cards_path: str | None = None  # the file `cards` was opened from
+
+    def apply_settings(self, settings: Settings) -> str | None:
+        """Takes the client's settings; opens the card index they name (or the default one)
+        and re-checks open documents when it changed. Returns why an index cannot be used."""
+        self.settings = settings
+        default = default_index_path()
+        path = settings.cards_file or (str(default) if default.is_file() else None)
+        if path == self.cards_path:
+            return None
+        problem = None
+        try:
+            cards = open_index(Path(path)) if path else None
+        except CardFileError as error:
+            cards, problem = None, f"mtgr: card index not used: {error}"
+        self.cards, self.cards_path = cards, path if cards is not None else None
+        for document in self.documents.values():
+            document.use_cards(cards)
+        return problem
 
     def open(self, uri: str, text: str, version: int | None, check: bool = True) -> OpenDocument:
-        document = OpenDocument(uri, text, version, self.encoding, check)
+        document = OpenDocument(uri, text, version, self.encoding, check, self.cards)
         self.documents[uri] = document
         return document
 

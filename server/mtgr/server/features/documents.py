@@ -28,8 +28,8 @@ def register(server: MtgrServer) -> None:
         )
         server.protocol.trace = params.trace or types.TraceValue.Off
         options = params.initialization_options
-        if isinstance(options, dict):
-            server.session.settings = Settings.from_client(options.get("mtgr", options))
+        mtgr = options.get("mtgr", options) if isinstance(options, dict) else None
+        use_settings(server, Settings.from_client(mtgr))
         LOGGER.info(
             "mtgr %s; position encoding %s; settings %s",
             __version__,
@@ -47,7 +47,7 @@ def register(server: MtgrServer) -> None:
     async def configuration_changed(params: types.DidChangeConfigurationParams) -> None:
         settings = params.settings
         if isinstance(settings, dict) and "mtgr" in settings:
-            server.session.settings = Settings.from_client(settings["mtgr"])
+            use_settings(server, Settings.from_client(settings["mtgr"]))
         else:
             await refresh_settings(server)
         LOGGER.info("settings changed: %s", server.session.settings)
@@ -116,7 +116,7 @@ async def check_in_steps(server: MtgrServer, document: OpenDocument) -> None:
             token, types.WorkDoneProgressBegin(title=f"Checking {name}", percentage=0)
         )
     total = max(len(document.document), 1)
-    for done, result in walk_in_steps(document.document.lines, LINES_PER_STEP):
+    for done, result in walk_in_steps(document.document.lines, LINES_PER_STEP, document.cards):
         if document.checked or server.session.get(document.uri) is not document:
             break  # an edit re-checked it meanwhile, or it was closed
         if done >= len(document.document):
@@ -151,7 +151,15 @@ async def refresh_settings(server: MtgrServer) -> None:
     except Exception:  # a client that fails to answer keeps the settings we have
         return
     if values:
-        server.session.settings = Settings.from_client(values[0])
+        use_settings(server, Settings.from_client(values[0]))
+
+
+def use_settings(server: MtgrServer, settings: Settings) -> None:
+    problem = server.session.apply_settings(settings)
+    if problem:
+        server.window_show_message(
+            types.ShowMessageParams(type=types.MessageType.Warning, message=problem)
+        )
 
 
 # ---- the project settings file (mtgr.toml, [tool.mtgr] in pyproject.toml) --------------
