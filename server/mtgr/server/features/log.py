@@ -1,7 +1,8 @@
-"""The server's log for the user: records of the `mtgr` logger reach the client as
+"""The server's log for the user: records of the `mtgr.log` logger reach the client as
 window/logMessage, as many as its trace value asks for (initialize's `trace`, then
 `$/setTrace`; VS Code sends `mtgr.trace.server` as both): `off` none, `messages` information
-and above, `verbose` every record."""
+and above, `verbose` every record. A logger of its own: the rest of `mtgr` (the transport's
+warnings) keeps Python's default of warnings to stderr, which a handler on `mtgr` would end."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from lsprotocol import types
 if TYPE_CHECKING:
     from mtgr.server.app import MtgrServer
 
-LOGGER = logging.getLogger("mtgr")
+LOGGER = logging.getLogger("mtgr.log")
 
 THRESHOLDS: dict[types.TraceValue, int | None] = {
     types.TraceValue.Off: None,
