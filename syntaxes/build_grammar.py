@@ -1,11 +1,13 @@
-"""Writes `syntaxes/mtgr.tmLanguage.json`, the TextMate grammar of `.mtgr` files.
+"""Writes `syntaxes/mtgr.tmLanguage.json`, the TextMate grammar of `.mtgr` files, and the
+same grammar as a property list, `syntaxes/mtgr.tmLanguage` (Sublime Text and TextMate
+read that form, not the JSON).
 
 The word lists (zones, steps, cast modes, ...) come from the line grammar
 `server/mtgr/syntax/mtgr.peg`, the source of truth for the syntax; what each word means
 where, and so its scope, is written here. Run it after changing either:
 
-    python syntaxes/build_grammar.py          # rewrite the JSON
-    python syntaxes/build_grammar.py --check  # exit 1 if the JSON is out of date
+    python syntaxes/build_grammar.py          # rewrite the JSON and the plist
+    python syntaxes/build_grammar.py --check  # exit 1 if either is out of date
 
 TextMate matches one regular expression at a time and remembers nothing between two
 matches on a line, so a token whose meaning depends on the one before it (a player after
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import plistlib
 import re
 import sys
 from dataclasses import dataclass, field
@@ -30,6 +33,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 PEG = ROOT / "server" / "mtgr" / "syntax" / "mtgr.peg"
 OUTPUT = ROOT / "syntaxes" / "mtgr.tmLanguage.json"
+PLIST_OUTPUT = ROOT / "syntaxes" / "mtgr.tmLanguage"
 
 S = ".mtgr"
 
@@ -702,18 +706,28 @@ def render(grammar: Json) -> str:
     return json.dumps(grammar, indent=2, ensure_ascii=False) + "\n"
 
 
+def render_plist(grammar: Json) -> str:
+    """The grammar as an XML property list, keys in the JSON's order."""
+    return plistlib.dumps(grammar, sort_keys=False).decode("utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="fail if the JSON is out of date")
+    parser.add_argument("--check", action="store_true", help="fail if an output is out of date")
     args = parser.parse_args(argv)
-    rendered = render(build(PEG.read_text(encoding="utf-8")))
+    grammar = build(PEG.read_text(encoding="utf-8"))
+    outputs = {OUTPUT: render(grammar), PLIST_OUTPUT: render_plist(grammar)}
     if args.check:
-        current = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else ""
-        if current != rendered:
-            print(f"{OUTPUT} is out of date: run python {Path(__file__).relative_to(ROOT)}")
-            return 1
-        return 0
-    OUTPUT.write_text(rendered, encoding="utf-8")
+        stale = [
+            path
+            for path, rendered in outputs.items()
+            if (path.read_text(encoding="utf-8") if path.exists() else "") != rendered
+        ]
+        for path in stale:
+            print(f"{path} is out of date: run python {Path(__file__).relative_to(ROOT)}")
+        return 1 if stale else 0
+    for path, rendered in outputs.items():
+        path.write_text(rendered, encoding="utf-8")
     return 0
 
 

@@ -2,6 +2,7 @@
 history, players, structure lines, diagnostics and CR numbers in comments, in the encodings
 VS Code (UTF-16) and Neovim (UTF-8) negotiate."""
 
+import os
 import sys
 from pathlib import Path
 
@@ -92,6 +93,17 @@ async def client(lsp_client: LanguageClient, request: pytest.FixtureRequest):
     await lsp_client.shutdown_session()
 
 
+def needs_the_cr_text() -> None:
+    """Rule texts in hovers come from the CR file in ../shared: without it, skip saying so;
+    under CI, which provides ../shared, fail."""
+    if CR_FILE.exists():
+        return
+    message = f"the CR text is not at {CR_FILE} (expected ../shared beside the repository)"
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
 async def hover(client: LanguageClient, line: int, needle: str, offset: int = 0) -> str:
     column = LINES[line].index(needle) + offset
     result = await client.text_document_hover_async(
@@ -163,6 +175,7 @@ async def test_step_line_shows_the_state(client: LanguageClient) -> None:
 
 
 async def test_cr_number_in_comment_after_accents(client: LanguageClient) -> None:
+    needs_the_cr_text()
     # the cursor at the end of "121.1": one column off and it would miss the number
     text = await hover(client, 28, "121.1", len("121.1"))
     assert "CR 121.1" in text
@@ -195,6 +208,7 @@ async def test_diagnostic_range_shows_its_explanation(client: LanguageClient) ->
 
 
 async def test_no_cr_text_without_a_rules_file(client: LanguageClient) -> None:
+    needs_the_cr_text()  # else the hover is empty before the setting changes too
     client.workspace_did_change_configuration(
         types.DidChangeConfigurationParams(settings={"mtgr": {"rulesFile": ""}})
     )

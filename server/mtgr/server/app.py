@@ -9,11 +9,11 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
+from mtgr import __version__
 from mtgr.server.session import Session
 from mtgr.server.transport import serve_stdio, serve_tcp
 
 NAME = "mtgr"
-VERSION = "0.4.0"
 
 
 class MtgrProtocol(LanguageServerProtocol):
@@ -37,7 +37,7 @@ class MtgrProtocol(LanguageServerProtocol):
 
 class MtgrServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__(NAME, VERSION, protocol_cls=MtgrProtocol)
+        super().__init__(NAME, __version__, protocol_cls=MtgrProtocol)
         self.session = Session()
         self.client_watch: threading.Thread | None = None  # see lifetime.py
 

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
+from functools import cache
+from importlib.metadata import PackageNotFoundError, metadata
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from mtgr.check import Diagnostic
 from mtgr.rules.registry import Severity, rule
+from mtgr.server.features.log import LOGGER
 
 if TYPE_CHECKING:
     from mtgr.server.app import MtgrServer
@@ -23,16 +25,26 @@ SEVERITIES = {
 }
 
 
-def explanation_uri(code: str) -> str:
-    """Where a code is explained: docs/diagnostics.md, from the package or the repository."""
-    here = Path(__file__).resolve()
-    for candidate in (
-        here.parents[2] / "_data" / "diagnostics.md",
-        here.parents[4] / "docs" / "diagnostics.md",
-    ):
-        if candidate.is_file():
-            return f"{candidate.as_uri()}#{code.lower()}"
-    return f"mtgr:explain/{code}"
+@cache
+def _diagnostics_page() -> str | None:
+    """The published docs/diagnostics.md: the package's `Diagnostics` project URL
+    (pyproject.toml's [project.urls], read back from the installed metadata)."""
+    try:
+        urls = metadata("mtgr").get_all("Project-URL") or []
+    except PackageNotFoundError:
+        return None
+    for entry in urls:
+        label, _, url = entry.partition(",")
+        if label.strip() == "Diagnostics":
+            return url.strip()
+    return None
+
+
+def explanation_uri(code: str) -> str | None:
+    """Where a code is explained: its section of the published docs/diagnostics.md (whose
+    `<a id>` anchors are the codes in lower case)."""
+    page = _diagnostics_page()
+    return f"{page}#{code.lower()}" if page else None
 
 
 def to_lsp(document: OpenDocument, diagnostic: Diagnostic) -> types.Diagnostic:
@@ -47,11 +59,12 @@ def to_lsp(document: OpenDocument, diagnostic: Diagnostic) -> types.Diagnostic:
         )
         for r in diagnostic.related
     ]
+    href = explanation_uri(diagnostic.code)
     return types.Diagnostic(
         range=document.range(diagnostic.line, diagnostic.span),
         severity=SEVERITIES[diagnostic.severity],
         code=diagnostic.code,
-        code_description=types.CodeDescription(href=explanation_uri(diagnostic.code)),
+        code_description=types.CodeDescription(href=href) if href else None,
         source="mtgr",
         message=diagnostic.message,
         related_information=related or None,
@@ -77,11 +90,11 @@ def client_pulls(server: MtgrServer) -> bool:
 def publish(server: MtgrServer, document: OpenDocument) -> None:
     if client_pulls(server):
         return
+    found = lsp_diagnostics(server, document)
+    LOGGER.debug("%s version %s: %d diagnostics", document.uri, document.version, len(found))
     server.text_document_publish_diagnostics(
         types.PublishDiagnosticsParams(
-            uri=document.uri,
-            version=document.version,
-            diagnostics=lsp_diagnostics(server, document),
+            uri=document.uri, version=document.version, diagnostics=found
         )
     )
 
