@@ -11,6 +11,7 @@ formatting edits, applied to the client's text, give what `mtgr fmt` makes of it
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 
@@ -24,7 +25,9 @@ from test_incremental_server import diagnostics_for, expected, published, random
 from mtgr.syntax.document import split_with_breaks
 from mtgr.syntax.format import format_text
 
-EDITS = 1000
+# MTGR_EDIT_SESSION_EDITS and MTGR_EDIT_SESSION_SEED make the long run (fuzz/README.md)
+EDITS = int(os.environ.get("MTGR_EDIT_SESSION_EDITS", "1000"))
+SEED = int(os.environ.get("MTGR_EDIT_SESSION_SEED", "18"))
 OPENING_LINES = 100  # a game's first turns: long enough for every kind of line, quick to re-check
 BREAKS = ["\n", "\n", "\r\n", "\r"]
 
@@ -131,7 +134,7 @@ async def formatted_by_server(client: LanguageClient, uri: str, text: str) -> st
 
 
 async def test_a_long_session_with_every_kind_of_line_break(client: LanguageClient) -> None:
-    rng = random.Random(18)
+    rng = random.Random(SEED)
     uri = "file:///tmp/session.mtgr"
     record = (ROOT / "examples" / "ragavan-dash.mtgr").read_text(encoding="utf-8")
     text = mixed_breaks("\n".join(record.split("\n")[:OPENING_LINES]), rng)
