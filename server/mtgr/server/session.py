@@ -17,7 +17,7 @@ from mtgr.rules.registry import Severity
 from mtgr.rules.state import GameState
 from mtgr.rules.walk import Walk, rewalk, state_before, walk
 from mtgr.syntax import tree as t
-from mtgr.syntax.document import Document, clear_parse_caches
+from mtgr.syntax.document import Document, clear_parse_caches, split_lines
 from mtgr.syntax.markdown import mtgr_blocks
 
 
@@ -63,6 +63,7 @@ class Settings:
 
 
 _Severities = tuple[tuple[str, Severity | None], ...]
+_EVERYTHING = (0, 1 << 62, True)
 
 
 class OpenDocument:
@@ -80,6 +81,9 @@ class OpenDocument:
         self.walk: Walk = walk(self.document.lines) if check else Walk()
         # the diagnostics last placed, with the walk and severities they were placed for
         self._placed: tuple[Walk, _Severities, list[Diagnostic]] | None = None
+        # the lines the edits since take_touched() may have changed: (first, last, whether
+        # lines below moved), in today's numbers; None: no edit since
+        self._touched: tuple[int, int, bool] | None = _EVERYTHING
 
     def _visible(self, text: str) -> str:
         return mtgr_blocks(text) if self.is_markdown else text
@@ -94,25 +98,53 @@ class OpenDocument:
         """Applies the changes in order; the checker resumes after each one (see walk.rewalk)."""
         incremental = incremental and self.checked
         for change in changes:
+            before = len(self.document)
             if isinstance(change, types.TextDocumentContentChangePartial):
                 start = self.to_column_position(change.range.start, self.source)
                 end = self.to_column_position(change.range.end, self.source)
                 edited = self.source.edit(start, end, change.text)
                 if self.is_markdown:
                     edited = self.document.replace_all(mtgr_blocks(self.source.text))
+                    self._touch(*_EVERYTHING)
+                else:
+                    # one line more on each side: a line break the edit joins or splits
+                    breaks = len(split_lines(change.text)) - 1
+                    self._touch(
+                        max(0, min(start[0], edited) - 1),
+                        start[0] + breaks + 1,
+                        len(self.document) != before,
+                    )
             else:
                 if self.is_markdown:
                     self.source.replace_all(change.text)
                 edited = self.document.replace_all(self._visible(change.text))
+                self._touch(*_EVERYTHING)
             if incremental:
                 self.walk = rewalk(self.walk, self.document.lines, edited)
         if not incremental:
+            self._touch(*_EVERYTHING)
             if self.checked:  # a measured full re-check starts cold (benchmarks/run.py)
                 clear_parse_caches()
                 self.document = Document(self.document.text)
             self.walk = walk(self.document.lines)
             self.checked = True
         self.version = version
+
+    def _touch(self, first: int, last: int, moved: bool) -> None:
+        if self._touched is not None:
+            old_first, old_last, old_moved = self._touched
+            # an earlier edit's lines may have moved since: keep the widest reading
+            first, last = min(first, old_first), max(last, old_last)
+            moved = moved or old_moved
+            if moved:
+                last = _EVERYTHING[1]
+        self._touched = (first, last, moved)
+
+    def take_touched(self) -> tuple[int, int, bool] | None:
+        """What the edits since the last call may have changed, for whoever keeps things
+        per line (features/diagnostics.py); forgets it."""
+        touched, self._touched = self._touched, None
+        return touched
 
     # -- positions
     def to_column_position(

@@ -7,6 +7,7 @@ import functools
 import inspect
 import itertools
 import json
+import re
 import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -48,24 +49,23 @@ def explanation_uri(code: str) -> str:
 
 
 def to_lsp(
-    document: OpenDocument, diagnostic: Diagnostic, line: int | None = None
+    document: OpenDocument, diagnostic: Diagnostic, written: dict[int, int] | None = None
 ) -> types.Diagnostic:
-    """The LSP form of a placed diagnostic; `line`, when given, is written in its range
-    instead of the diagnostic's own (the columns are still measured on its own line)."""
+    """The LSP form of a placed diagnostic; `written` maps line numbers to the numbers to
+    write in their place (the columns are still measured on the real lines)."""
     found = rule(diagnostic.code)
+    written = written or {}
     related = [
         types.DiagnosticRelatedInformation(
             location=types.Location(
                 uri=document.uri,
-                range=document.range(r.line, r.span or _whole_line(document, r.line)),
+                range=_range(document, r.line, r.span or _whole_line(document, r.line), written),
             ),
             message=r.message,
         )
         for r in diagnostic.related
     ]
-    where = document.range(diagnostic.line, diagnostic.span)
-    if line is not None:
-        where.start.line = where.end.line = line
+    where = _range(document, diagnostic.line, diagnostic.span, written)
     return types.Diagnostic(
         range=where,
         severity=SEVERITIES[diagnostic.severity],
@@ -78,38 +78,198 @@ def to_lsp(
     )
 
 
+def _range(document: OpenDocument, line: int, span: Span, written: dict[int, int]) -> types.Range:
+    where = document.range(line, span)
+    if line in written:
+        where.start.line = where.end.line = written[line]
+    return where
+
+
 def _whole_line(document: OpenDocument, line: int) -> Span:
     return Span(0, len(document.document.texts[line]))
 
 
-def _json(document: OpenDocument, diagnostic: Diagnostic, line: int | None = None) -> str:
-    return json.dumps(_CONVERTER.unstructure(to_lsp(document, diagnostic, line)))
+def _json(document: OpenDocument, diagnostic: Diagnostic, written: dict[int, int]) -> str:
+    return json.dumps(_CONVERTER.unstructure(to_lsp(document, diagnostic, written)))
 
 
-# Written in place of a line number, then split on: the JSON of a diagnostic whose line
-# moves is its parts joined by the new number, not a new conversion.
-_SENTINEL = 2_147_483_646  # within the protocol's range for a line
+# Written in place of the line numbers a diagnostic names (its own, its related places'),
+# then split on: when those lines move, the JSON is its pieces joined with the new
+# numbers, not a new conversion. Within the protocol's range for a line number.
+_SENTINEL = 2_147_483_600
+
+
+def _sentinel_of(text: str) -> int | None:
+    return _SENTINEL - int(text) if text.isdigit() else None
+
+
+class _Template:
+    """One diagnostic's JSON in pieces: literal text, and between them the slots of the
+    line numbers to write (indexes into its entry's lines)."""
+
+    __slots__ = ("code", "pieces", "start", "target")
+
+    def __init__(self, code: str, start: int, target: int, pieces: list[str | int]) -> None:
+        self.code = code
+        self.start = start
+        self.target = target  # the slot of the line it is on
+        self.pieces = pieces
+
+
+_SPLIT = re.compile(r"(?<![0-9])(21474835\d\d|21474836[0-4]\d)(?![0-9])")
 
 
 class _Entry:
-    """The diagnostics of the findings one line emitted, as JSON, with what they depend on."""
+    """The diagnostics of the findings one line emitted, with the lines they name."""
 
-    __slots__ = ("findings", "items", "key", "parts")
+    __slots__ = ("findings", "high", "items", "key", "lines", "low", "templates")
 
     def __init__(self, findings: list[Finding]) -> None:
         self.findings = findings
-        self.key: object = _UNSET
+        # the ids of the lines the findings name, each once: where they are, what they
+        # allow and how their columns count depend on these lines alone
+        ids: dict[int, None] = {}
+        for finding in findings:
+            ids[finding.line] = None
+            for related in finding.related:
+                ids[related.line] = None
+        self.lines = tuple(ids)
+        self.key: tuple[tuple[int | None, str | None], ...] | None = None
+        self.low = self.high = -1  # the least and greatest of their numbers at `key`
+        self.templates: list[_Template] | None = None  # None: placed whole each time
         # (line, start column, code, JSON) of each diagnostic
         self.items: list[tuple[int, int, str, str]] = []
-        # for a line whose findings are all about itself, without related places: each
-        # diagnostic's (start, code, JSON parts around its line number); None otherwise
-        self.parts: list[tuple[int, str, list[str]]] | None = None
 
 
-_UNSET = object()
-# Unique across documents, so a reopened document never matches an old answer; "0" is
-# the empty list's.
-_RESULT_IDS = itertools.count(1)
+class PublishedDiagnostics:
+    """One document's diagnostics as LSP JSON, kept per emitting line between publishes.
+
+    An entry's JSON is rebuilt only when its findings change (the walk keeps the same list
+    for a line it did not walk again, and an equal one is taken as the same) or a line it
+    names changes its text; when those lines only move, their new numbers are written
+    into the pieces it has. Lines the edits since the last build cannot have touched or
+    moved are not even looked up. So a keystroke costs what its findings changed, plus
+    joining strings, not a conversion of every diagnostic."""
+
+    def __init__(self) -> None:
+        self._severities: object = None
+        self._entries: dict[int, _Entry] = {}
+        self.body = "[]"  # the JSON array last built
+        self.result_id = "0"  # new whenever the body changes (pull: `unchanged`)
+
+    def build(self, document: OpenDocument, settings: Settings) -> str:
+        severities = tuple(sorted(settings.severity.items(), key=lambda item: item[0]))
+        touched = document.take_touched()
+        if severities != self._severities:
+            self._severities = severities
+            self._entries.clear()
+        entries = self._entries
+        emitted = document.walk.emitted
+        for gone in entries.keys() - emitted.keys():
+            del entries[gone]
+        low, high, moved = touched if touched is not None else (0, -1, False)
+        items: list[tuple[int, int, str, str]] = []
+        for line_id, findings in emitted.items():
+            entry = entries.get(line_id)
+            if entry is None or (entry.findings is not findings and entry.findings != findings):
+                entry = entries[line_id] = _Entry(findings)
+            elif entry.high < low or (not moved and entry.low > high):
+                items += entry.items  # nothing it names was touched or moved
+                continue
+            entry.findings = findings
+            self._refresh(document, entry, settings)
+            items += entry.items
+        end = _Entry(document.walk.end_findings)
+        self._refresh(document, end, settings)
+        items += end.items
+        items.sort()
+        body = "[" + ",".join(item[3] for item in items) + "]"
+        if body != self.body:
+            self.body = body
+            self.result_id = str(next(_RESULT_IDS))
+        return body
+
+    @staticmethod
+    def _refresh(document: OpenDocument, entry: _Entry, settings: Settings) -> None:
+        number_of = document.document.number_of
+        texts = document.document.texts
+        numbers = [number_of(line_id) for line_id in entry.lines]
+        key = tuple((n, texts[n] if n is not None else None) for n in numbers)
+        if key == entry.key:
+            return
+        known = [n for n in numbers if n is not None]
+        entry.low = min(known) if len(known) == len(numbers) and known else -1
+        entry.high = max(known) if len(known) == len(numbers) and known else 1 << 62
+        same_texts = entry.key is not None and all(
+            old[1] == new[1] for old, new in zip(entry.key, key, strict=True)
+        )
+        entry.key = key
+        if entry.templates is None or not same_texts:
+            entry.templates = PublishedDiagnostics._templates(document, entry, numbers, settings)
+        if entry.templates is None:
+            entry.items = [
+                (d.line, d.span.start, d.code, _json(document, d, {}))
+                for d in _diagnostics(document, entry.findings, settings)
+            ]
+            return
+        written = [str(n) for n in numbers]
+        entry.items = [
+            (
+                number,
+                template.start,
+                template.code,
+                "".join(p if isinstance(p, str) else written[p] for p in template.pieces),
+            )
+            for template in entry.templates
+            if (number := numbers[template.target]) is not None
+        ]
+
+    @staticmethod
+    def _templates(
+        document: OpenDocument,
+        entry: _Entry,
+        numbers: list[int | None],
+        settings: Settings,
+    ) -> list[_Template] | None:
+        """The entry's diagnostics in pieces; None when a line it names is gone or a
+        message holds a number that reads like a placeholder (then placed whole)."""
+        if any(n is None for n in numbers):
+            return None
+        written = {n: _SENTINEL - slot for slot, n in enumerate(numbers) if n is not None}
+        templates = []
+        for diagnostic in _diagnostics(document, entry.findings, settings):
+            messages = (diagnostic.message, *(r.message for r in diagnostic.related))
+            if any(_SPLIT.search(message) for message in messages):
+                return None
+            pieces: list[str | int] = []
+            for k, piece in enumerate(_SPLIT.split(_json(document, diagnostic, written))):
+                slot = _sentinel_of(piece) if k % 2 else None
+                if k % 2 and (slot is None or not 0 <= slot < len(numbers)):
+                    return None
+                pieces.append(piece if slot is None else slot)
+            target = numbers.index(diagnostic.line)
+            templates.append(_Template(diagnostic.code, diagnostic.span.start, target, pieces))
+        return templates
+
+
+def _diagnostics(
+    document: OpenDocument, findings: list[Finding], settings: Settings
+) -> list[Diagnostic]:
+    """The findings placed where their lines are now, minus those silenced."""
+    number_of = document.document.number_of
+    lines = document.document.lines
+    placed = []
+    for finding in findings:
+        number = number_of(finding.line)
+        if number is None:
+            continue
+        severity = effective_severity(finding, lines[number].parsed.allowed, settings.severity)
+        if severity is not None:
+            placed.append(place(finding, number, severity, number_of))
+    return placed
+
+
+_RESULT_IDS = itertools.count(1)  # unique across documents: "0" is the empty list's
 _PUBLISHED: weakref.WeakKeyDictionary[OpenDocument, PublishedDiagnostics] = (
     weakref.WeakKeyDictionary()
 )
@@ -121,115 +281,6 @@ def published(document: OpenDocument) -> PublishedDiagnostics:
     if kept is None:
         kept = _PUBLISHED[document] = PublishedDiagnostics()
     return kept
-
-
-class PublishedDiagnostics:
-    """One document's diagnostics as LSP JSON, kept per line between publishes.
-
-    A line's JSON is rebuilt only when its findings change (the walk keeps the same list
-    for a line it did not walk again) or when a line it names moves; a line that only
-    moves has its new number written into the JSON it has. So a keystroke costs what its
-    findings changed, plus joining strings, not a conversion of every diagnostic."""
-
-    def __init__(self) -> None:
-        self._severities: object = None
-        self._entries: dict[int, _Entry] = {}
-        self.body = "[]"  # the JSON array last built
-        self.result_id = "0"  # new whenever the body changes (pull: `unchanged`)
-
-    def build(self, document: OpenDocument, settings: Settings) -> str:
-        severities = tuple(sorted(settings.severity.items(), key=lambda item: item[0]))
-        if severities != self._severities:
-            self._severities = severities
-            self._entries.clear()
-        entries = self._entries
-        emitted = document.walk.emitted
-        for gone in entries.keys() - emitted.keys():
-            del entries[gone]
-        items: list[tuple[int, int, str, str]] = []
-        for line_id, findings in emitted.items():
-            entry = entries.get(line_id)
-            if entry is None or entry.findings is not findings:
-                entry = entries[line_id] = _Entry(findings)
-                if all(f.line == line_id and not f.related for f in findings):
-                    entry.parts = self._parts(document, line_id, findings, settings)
-            if entry.parts is not None:
-                self._move(document, line_id, entry)
-            else:
-                self._place(document, entry, entry.findings, settings)
-            items += entry.items
-        end = _Entry(document.walk.end_findings)
-        self._place(document, end, end.findings, settings)
-        items += end.items
-        items.sort()
-        body = "[" + ",".join(item[3] for item in items) + "]"
-        if body != self.body:
-            self.body = body
-            self.result_id = str(next(_RESULT_IDS))
-        return body
-
-    def _parts(
-        self, document: OpenDocument, line_id: int, findings: list[Finding], settings: Settings
-    ) -> list[tuple[int, str, list[str]]] | None:
-        number = document.document.number_of(line_id)
-        if number is None:
-            return []
-        allowed = document.document.lines[number].parsed.allowed
-        parts = []
-        for finding in findings:
-            severity = effective_severity(finding, allowed, settings.severity)
-            if severity is None:
-                continue
-            diagnostic = Diagnostic(finding.code, severity, number, finding.span, finding.message)
-            split = _json(document, diagnostic, _SENTINEL).split(str(_SENTINEL))
-            if len(split) != 3:  # the number is also in the message: place it each time
-                return None
-            parts.append((finding.span.start, finding.code, split))
-        return parts
-
-    @staticmethod
-    def _move(document: OpenDocument, line_id: int, entry: _Entry) -> None:
-        number = document.document.number_of(line_id)
-        if number == entry.key:
-            return
-        entry.key = number
-        assert entry.parts is not None
-        if number is None:
-            entry.items = []
-            return
-        text = str(number)
-        entry.items = [
-            (number, start, code, text.join(split)) for start, code, split in entry.parts
-        ]
-
-    @staticmethod
-    def _place(
-        document: OpenDocument, entry: _Entry, findings: list[Finding], settings: Settings
-    ) -> None:
-        """Findings about other lines or with related places: rebuilt when any line they
-        name moves or changes what it allows."""
-        number_of = document.document.number_of
-        lines = document.document.lines
-        targets = tuple(number_of(f.line) for f in findings)
-        key = (
-            targets,
-            tuple(lines[n].parsed.allowed if n is not None else None for n in targets),
-            tuple(number_of(r.line) for f in findings for r in f.related),
-        )
-        if key == entry.key:
-            return
-        entry.key = key
-        entry.items = []
-        for finding, number in zip(findings, targets, strict=True):
-            if number is None:
-                continue
-            severity = effective_severity(finding, lines[number].parsed.allowed, settings.severity)
-            if severity is None:
-                continue
-            diagnostic = place(finding, number, severity, number_of)
-            entry.items.append(
-                (number, finding.span.start, finding.code, _json(document, diagnostic))
-            )
 
 
 def client_pulls(server: MtgrServer) -> bool:
@@ -257,7 +308,7 @@ def send_raw(server: MtgrServer, message: str) -> None:
     if writer is None:
         return
     body = message.encode("ascii")
-    result = writer.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+    result = writer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
     if inspect.isawaitable(result):  # an asynchronous transport (TCP)
         task = asyncio.ensure_future(result)
         _WRITING.add(task)
