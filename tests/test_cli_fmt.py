@@ -10,7 +10,7 @@ import pytest
 
 from mtgr.cli import main as cli
 
-MESSY = 'mtgr 0.4\r\nplayer   "Alice"  deck 60\r\n  turn 1 "Alice"//first\r\n\r\n\r\n'
+MESSY = 'mtgr 0.4\nplayer   "Alice"  deck 60\r\n  turn 1 "Alice"//first\r\n\r\n\r\n'
 CLEAN = 'mtgr 0.4\nplayer "Alice" deck 60\nturn 1 "Alice" // first\n'
 
 

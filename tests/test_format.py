@@ -7,8 +7,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mtgr.syntax.document import parse_line, split_lines
-from mtgr.syntax.format import format_line, format_lines, format_text, meaning
+from mtgr.syntax.document import LINE_BREAK, parse_line, split_lines
+from mtgr.syntax.format import first_line_break, format_line, format_lines, format_text, meaning
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -43,8 +43,11 @@ def test_a_line_that_does_not_parse_is_kept_exactly() -> None:
 
 
 def test_line_ends_trailing_blank_lines_and_final_newline() -> None:
-    text = 'mtgr 0.4\r\nplayer  "Alice"\rplayer "Bob"   \n\n\n\n'
+    text = 'mtgr 0.4\nplayer  "Alice"\rplayer "Bob"   \r\n\n\n\n'
     assert format_text(text) == 'mtgr 0.4\nplayer "Alice"\nplayer "Bob"\n'
+    # every line break becomes the first one, so a CRLF file stays CRLF
+    text = 'mtgr 0.4\r\nplayer  "Alice"\rplayer "Bob"   \n\n'
+    assert format_text(text) == 'mtgr 0.4\r\nplayer "Alice"\r\nplayer "Bob"\r\n'
     assert format_text("") == ""
     assert format_text("\n\n  \n") == ""
     assert format_text('turn 1 "Bob"') == 'turn 1 "Bob"\n'
@@ -216,8 +219,9 @@ def test_any_text_formats_idempotently_without_losing_meaning(lines: list[str], 
     text = end.join(lines)
     formatted = format_text(text)
     assert format_text(formatted) == formatted
-    assert "\r" not in formatted
-    assert formatted == "" or formatted.endswith("\n")
+    newline = first_line_break(text)
+    assert set(LINE_BREAK.findall(formatted)) <= {newline}
+    assert formatted == "" or formatted.endswith(newline)
     _assert_same_meaning(text, formatted)
 
 

@@ -44,7 +44,13 @@ def diagnostics(
     number_of = document.number_of
     lines = document.lines
     placed: list[Diagnostic] = []
-    emitted = (finding for found in result.emitted.values() for finding in found)
+    # a finding can be about an earlier line: it goes when the line that emitted it goes
+    emitted = (
+        finding
+        for emitter, found in result.emitted.items()
+        if number_of(emitter) is not None
+        for finding in found
+    )
     for finding in (*emitted, *result.end_findings):
         number = number_of(finding.line)  # None: a line an edit removed
         if number is None:

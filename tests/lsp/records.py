@@ -9,6 +9,8 @@ import itertools
 from lsprotocol import types
 from pytest_lsp import client_capabilities
 
+from mtgr.syntax.document import LINE_BREAK, split_lines
+
 OPENING = """\
 mtgr 0.4
 player "Alice" deck 60
@@ -71,20 +73,18 @@ def column(line: str, character: int, encoding: str) -> int:
 
 
 def apply_edits(text: str, edits: list[types.TextEdit], encoding: str) -> str:
-    """Applies edits the way an editor does, on the text split into lines (any line end)."""
-    lines = text.replace("\r\n", "\n").split("\n")
-    offsets = [0]
-    for line in lines:
-        offsets.append(offsets[-1] + len(line) + 1)
-    joined = "\n".join(lines)
+    """Applies edits the way an editor does: positions count lines by any line end, and
+    the line ends between the edits stay as they are."""
+    lines = split_lines(text)
+    starts = [0, *(match.end() for match in LINE_BREAK.finditer(text))]
 
     def absolute(position: types.Position) -> int:
-        return offsets[position.line] + column(lines[position.line], position.character, encoding)
+        return starts[position.line] + column(lines[position.line], position.character, encoding)
 
     ordered = sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character))
     for before, after in itertools.pairwise(ordered):
         assert absolute(before.range.end) <= absolute(after.range.start), "edits overlap"
     for edit in reversed(ordered):
         start, end = absolute(edit.range.start), absolute(edit.range.end)
-        joined = joined[:start] + edit.new_text + joined[end:]
-    return joined
+        text = text[:start] + edit.new_text + text[end:]
+    return text

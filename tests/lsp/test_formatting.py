@@ -76,11 +76,11 @@ async def test_messy_document_result_and_untouched_lines(client: LanguageClient)
     )
     assert edits is not None
     assert apply_edits(MESSY, list(edits), client.encoding) == (  # type: ignore[attr-defined]
-        "mtgr 0.4\n"
-        'player "Alice" deck 60\n'
-        '#1 new card "Æther Vial" hand "Alice" // known\n'
-        '#2 new card "Dandân" hand "Alice"\n'
-        "  #3 frobnicate   \n"
+        "mtgr 0.4\r\n"
+        'player "Alice" deck 60\r\n'
+        '#1 new card "Æther Vial" hand "Alice" // known\r\n'
+        '#2 new card "Dandân" hand "Alice"\r\n'
+        "  #3 frobnicate   \r\n"
     )
     assert 0 not in {e.range.start.line for e in edits}  # an unchanged line gets no edit
 

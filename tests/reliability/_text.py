@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from lsprotocol import types
+
 from mtgr.syntax.document import split_lines
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,3 +59,13 @@ def apply_change(text: str, start: tuple[int, int], end: tuple[int, int], new_te
     if last < first:
         first, last = last, first
     return text[:first] + new_text + text[last:]
+
+
+def apply_text_edits(text: str, edits: list[types.TextEdit]) -> str:
+    """The text after a server's edits (UTF-16 positions), applied from the last one up."""
+    for edit in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character))[::-1]:
+        start, end = edit.range.start, edit.range.end
+        text = apply_change(
+            text, (start.line, start.character), (end.line, end.character), edit.new_text
+        )
+    return text

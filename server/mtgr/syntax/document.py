@@ -8,6 +8,7 @@ the client's UTF-16 or UTF-8 positions before calling in.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from functools import lru_cache
 from itertools import count
@@ -30,15 +31,37 @@ def clear_parse_caches() -> None:
     _parse_shape.cache_clear()
 
 
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
 def split_lines(text: str) -> list[str]:
     """Lines as an editor counts them: CRLF, LF and CR each end a line (as in LSP)."""
-    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return LINE_BREAK.split(text)
+
+
+def split_with_breaks(text: str) -> tuple[list[str], list[str]]:
+    """The lines and, for each, the break that ends it ("" for the last line).
+
+    Keeping the breaks is what lets an edit that joins a lone CR and an LF into one CRLF
+    (or splits one) count lines as the client does."""
+    texts: list[str] = []
+    breaks: list[str] = []
+    start = 0
+    for match in LINE_BREAK.finditer(text):
+        texts.append(text[start : match.start()])
+        breaks.append(match.group())
+        start = match.end()
+    texts.append(text[start:])
+    breaks.append("")
+    return texts, breaks
 
 
 class Document:
     def __init__(self, text: str = "") -> None:
         self._ids = count()
-        self.texts: list[str] = split_lines(text)
+        self.texts: list[str]
+        self.breaks: list[str]  # the line break after each line, "" after the last
+        self.texts, self.breaks = split_with_breaks(text)
         self.lines: list[Line] = [self._line(s) for s in self.texts]
         self._numbers: dict[int, int] | None = None  # line id -> line number, until an edit
 
@@ -55,7 +78,12 @@ class Document:
 
     @property
     def text(self) -> str:
-        return "\n".join(self.texts)
+        return "".join(text + end for text, end in zip(self.texts, self.breaks, strict=True))
+
+    @property
+    def newline(self) -> str:
+        """The document's usual line break, for edits that add one."""
+        return self.breaks[0] if len(self.breaks) > 1 else "\n"
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -73,29 +101,39 @@ class Document:
         if end < start:
             start, end = end, start
         (first, first_col), (last, last_col) = start, end
-        before = self.texts[first][:first_col]
-        after = self.texts[last][last_col:]
-        replacement = split_lines(before + new_text + after)
-        return self._splice(first, last + 1, replacement)
+        # The lines on either side take part: the new text may join a CR that ends the line
+        # above with an LF it starts with, or end with a CR that meets the LF after it.
+        low, high = max(first - 1, 0), min(last + 1, len(self.texts) - 1)
+        before = "".join(self.texts[i] + self.breaks[i] for i in range(low, first))
+        before += self.texts[first][:first_col]
+        after = self.texts[last][last_col:] + self.breaks[last]
+        after += "".join(self.texts[i] + self.breaks[i] for i in range(last + 1, high + 1))
+        texts, breaks = split_with_breaks(before + new_text + after)
+        if self.breaks[high]:  # the region ends with a line break: drop the empty remainder
+            texts.pop()
+            breaks.pop()
+        return self._splice(low, high + 1, texts, breaks)
 
     def replace_all(self, text: str) -> int:
         """Replaces the whole text, keeping the ids of the lines that did not change."""
-        new_texts = split_lines(text)
+        new_texts, new_breaks = split_with_breaks(text)
+        old = list(zip(self.texts, self.breaks, strict=True))
+        new = list(zip(new_texts, new_breaks, strict=True))
         prefix = 0
-        limit = min(len(new_texts), len(self.texts))
-        while prefix < limit and new_texts[prefix] == self.texts[prefix]:
+        limit = min(len(new), len(old))
+        while prefix < limit and new[prefix] == old[prefix]:
             prefix += 1
         suffix = 0
-        while (
-            suffix < limit - prefix
-            and new_texts[len(new_texts) - 1 - suffix] == self.texts[len(self.texts) - 1 - suffix]
-        ):
+        while suffix < limit - prefix and new[len(new) - 1 - suffix] == old[len(old) - 1 - suffix]:
             suffix += 1
         return self._splice(
-            prefix, len(self.texts) - suffix, new_texts[prefix : len(new_texts) - suffix]
+            prefix,
+            len(old) - suffix,
+            new_texts[prefix : len(new) - suffix],
+            new_breaks[prefix : len(new) - suffix],
         )
 
-    def _splice(self, start: int, end: int, texts: list[str]) -> int:
+    def _splice(self, start: int, end: int, texts: list[str], breaks: list[str]) -> int:
         """Replaces lines [start, end) with `texts`, keeping the ids of lines whose text
         survives at either end, and the first old id for a line edited in place.
 
@@ -125,6 +163,7 @@ class Document:
         else:
             numbers = self._numbers = None
         self.texts[start:end] = texts
+        self.breaks[start:end] = breaks
         self.lines[start:end] = [
             self._line(text, line_id) for text, line_id in zip(texts, ids, strict=True)
         ]

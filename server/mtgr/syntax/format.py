@@ -3,8 +3,8 @@
 A line that parses is rewritten as its tokens joined by single spaces, with no
 indentation, and its comment (if any) one space after the statement and with one space
 after `//`. A line that does not parse is kept exactly as written: the formatter must
-never guess at text it does not understand. Line ends become LF, trailing blank lines
-go, and the text ends with one newline. Formatting is idempotent and keeps every line's
+never guess at text it does not understand. Every line break becomes the text's first
+one, trailing blank lines go, and the text ends with one line break. Formatting is idempotent and keeps every line's
 meaning (`meaning` of each line is unchanged); the tests prove both.
 """
 
@@ -14,7 +14,7 @@ import dataclasses
 import re
 
 from mtgr.syntax import tree as t
-from mtgr.syntax.document import parse_line, split_lines
+from mtgr.syntax.document import LINE_BREAK, parse_line, split_lines
 
 _SLASHES = re.compile(r"/{2,}")
 
@@ -37,11 +37,21 @@ def format_line(line: str) -> str:
 
 
 def format_text(text: str) -> str:
-    """The whole text in canonical layout, ending with exactly one newline (or empty)."""
+    """The whole text in canonical layout, ending with exactly one line break (or empty).
+
+    Every line break becomes the text's first one (CRLF stays CRLF, as black and ruff do),
+    so that a file keeps the line endings its platform or repository wants."""
     lines = [format_line(line) for line in split_lines(text)]
     while lines and lines[-1] == "":
         lines.pop()
-    return "\n".join(lines) + "\n" if lines else ""
+    newline = first_line_break(text)
+    return newline.join(lines) + newline if lines else ""
+
+
+def first_line_break(text: str) -> str:
+    """The text's first line break, or LF for a text of one line."""
+    match = LINE_BREAK.search(text)
+    return match.group() if match else "\n"
 
 
 def format_lines(lines: list[str]) -> list[str]:

@@ -30,6 +30,15 @@ def _line_edit(document: OpenDocument, line: int, new_text: str) -> types.TextEd
 
 def format_document(document: OpenDocument) -> list[types.TextEdit]:
     texts = document.document.texts
+    newline = document.document.newline
+    if any(end != newline for end in document.document.breaks[:-1]):
+        # mixed line breaks all become the first one: one edit over the whole text
+        last = len(texts) - 1
+        whole = types.Range(
+            start=types.Position(line=0, character=0),
+            end=types.Position(line=last, character=document.to_character(last, len(texts[last]))),
+        )
+        return [types.TextEdit(range=whole, new_text=format_text(document.document.text))]
     formatted = format_text("\n".join(texts)).split("\n")
     if len(formatted) == len(texts):
         return [
@@ -55,7 +64,7 @@ def format_document(document: OpenDocument) -> list[types.TextEdit]:
                     line=last, character=document.to_character(last, len(texts[last]))
                 ),
             ),
-            new_text=formatted[first] + "\n" if content else "",
+            new_text=formatted[first] + document.document.newline if content else "",
         )
     )
     return edits
