@@ -122,13 +122,14 @@ _SPLIT = re.compile(r"(?<![0-9])(21474835\d\d|21474836[0-4]\d)(?![0-9])")
 class _Entry:
     """The diagnostics of the findings one line emitted, with the lines they name."""
 
-    __slots__ = ("findings", "high", "items", "key", "lines", "low", "templates")
+    __slots__ = ("emitter", "findings", "high", "items", "key", "lines", "low", "templates")
 
-    def __init__(self, findings: list[Finding]) -> None:
+    def __init__(self, findings: list[Finding], emitter: int | None) -> None:
         self.findings = findings
-        # the ids of the lines the findings name, each once: where they are, what they
-        # allow and how their columns count depend on these lines alone
-        ids: dict[int, None] = {}
+        self.emitter = emitter  # None: the end of the file's findings
+        # the ids of the lines the findings name, each once, the emitter's first: where
+        # they are, what they allow and how their columns count depend on these alone
+        ids: dict[int, None] = {} if emitter is None else {emitter: None}
         for finding in findings:
             ids[finding.line] = None
             for related in finding.related:
@@ -172,14 +173,14 @@ class PublishedDiagnostics:
         for line_id, findings in emitted.items():
             entry = entries.get(line_id)
             if entry is None or (entry.findings is not findings and entry.findings != findings):
-                entry = entries[line_id] = _Entry(findings)
+                entry = entries[line_id] = _Entry(findings, line_id)
             elif entry.high < low or (not moved and entry.low > high):
                 items += entry.items  # nothing it names was touched or moved
                 continue
             entry.findings = findings
             self._refresh(document, entry, settings)
             items += entry.items
-        end = _Entry(document.walk.end_findings)
+        end = _Entry(document.walk.end_findings, None)
         self._refresh(document, end, settings)
         items += end.items
         items.sort()
@@ -204,6 +205,9 @@ class PublishedDiagnostics:
             old[1] == new[1] for old, new in zip(entry.key, key, strict=True)
         )
         entry.key = key
+        if entry.emitter is not None and numbers[0] is None:
+            entry.items = []  # a finding goes when the line that emitted it goes
+            return
         if entry.templates is None or not same_texts:
             entry.templates = PublishedDiagnostics._templates(document, entry, numbers, settings)
         if entry.templates is None:
