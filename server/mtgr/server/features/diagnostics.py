@@ -21,6 +21,7 @@ from mtgr.rules.registry import Severity, rule
 from mtgr.syntax.tree import Span
 
 if TYPE_CHECKING:
+    from mtgr.rules.walk import Walk
     from mtgr.server.app import MtgrServer
     from mtgr.server.session import OpenDocument, Settings
 
@@ -158,14 +159,15 @@ class PublishedDiagnostics:
         self.body = "[]"  # the JSON array last built
         self.result_id = "0"  # new whenever the body changes (pull: `unchanged`)
 
-    def build(self, document: OpenDocument, settings: Settings) -> str:
+    def build(self, document: OpenDocument, settings: Settings, walk: Walk | None = None) -> str:
         severities = tuple(sorted(settings.severity.items(), key=lambda item: item[0]))
         touched = document.take_touched()
         if severities != self._severities:
             self._severities = severities
             self._entries.clear()
         entries = self._entries
-        emitted = document.walk.emitted
+        walk = walk or document.walk
+        emitted = walk.emitted
         for gone in entries.keys() - emitted.keys():
             del entries[gone]
         low, high, moved = touched if touched is not None else (0, -1, False)
@@ -180,7 +182,7 @@ class PublishedDiagnostics:
             entry.findings = findings
             self._refresh(document, entry, settings)
             items += entry.items
-        end = _Entry(document.walk.end_findings, None)
+        end = _Entry(walk.end_findings, None)
         self._refresh(document, end, settings)
         items += end.items
         items.sort()
@@ -292,13 +294,15 @@ def client_pulls(server: MtgrServer) -> bool:
     return bool(text_document and text_document.diagnostic)
 
 
-def publish(server: MtgrServer, document: OpenDocument) -> None:
-    """Pushes the document's diagnostics, written straight to the client: the JSON is
-    built per line (PublishedDiagnostics), not serialised again as a whole."""
+def publish(server: MtgrServer, document: OpenDocument, walk: Walk | None = None) -> None:
+    """Pushes the document's diagnostics (from `walk`, a re-check under way, without a
+    version; or the document's), written straight to the client: the JSON is built per line
+    (PublishedDiagnostics), not serialised again as a whole."""
     if client_pulls(server):
         return
-    body = published(document).build(document, server.session.settings)
-    version = "" if document.version is None else f',"version":{int(document.version)}'
+    body = published(document).build(document, server.session.settings, walk)
+    # a re-check under way gives no version: its diagnostics are not yet the version's
+    version = "" if document.version is None or walk else f',"version":{int(document.version)}'
     message = (
         '{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":'
         f'{json.dumps(document.uri)}{version},"diagnostics":{body}}}}}'
@@ -340,7 +344,7 @@ def register(server: MtgrServer) -> None:
     )
     async def pull(params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
         document = server.session.get(params.text_document.uri)
-        while document is not None and not document.checked:
+        while document is not None and (not document.checked or document.pending):
             await asyncio.sleep(0.02)  # a large document's first check is still running
             document = server.session.get(params.text_document.uri)
         if document is None:
