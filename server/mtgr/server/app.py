@@ -11,6 +11,7 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
+from mtgr.server.collector import Collector
 from mtgr.server.session import Session
 
 NAME = "mtgr"
@@ -52,6 +53,7 @@ class MtgrServer(LanguageServer):
         super().__init__(NAME, VERSION, protocol_cls=MtgrProtocol)
         self.session = Session()
         self.client_watch: asyncio.Task[None] | None = None  # see lifetime.py
+        self.collector = Collector()
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         """A message the read loop could not take: JSON-RPC answers it with id null
@@ -81,6 +83,7 @@ def run(tcp: tuple[str, int] | None = None) -> int:
     """Serves until `exit` or until the client goes; the exit code is 0 only after a
     `shutdown` request, as LSP asks (pygls swallows the SystemExit that carries it)."""
     server = create_server()
+    server.collector.start()
     if tcp is not None:
         server.start_tcp(*tcp)
     else:

@@ -136,7 +136,8 @@ class _Entry:
             for related in finding.related:
                 ids[related.line] = None
         self.lines = tuple(ids)
-        self.key: tuple[tuple[int | None, str | None], ...] | None = None
+        # the lines' numbers and texts when the items were built (texts None: one is gone)
+        self.key: tuple[list[int | None], list[str] | None] | None = None
         self.low = self.high = -1  # the least and greatest of their numbers at `key`
         self.templates: list[_Template] | None = None  # None: placed whole each time
         # (line, start column, code, JSON) of each diagnostic
@@ -197,15 +198,16 @@ class PublishedDiagnostics:
         number_of = document.document.number_of
         texts = document.document.texts
         numbers = [number_of(line_id) for line_id in entry.lines]
-        key = tuple((n, texts[n] if n is not None else None) for n in numbers)
+        if None in numbers:
+            key = (numbers, None)
+            entry.low, entry.high = -1, 1 << 62  # looked at after every edit
+        else:
+            key = (numbers, [texts[n] for n in numbers])
         if key == entry.key:
             return
-        known = [n for n in numbers if n is not None]
-        entry.low = min(known) if len(known) == len(numbers) and known else -1
-        entry.high = max(known) if len(known) == len(numbers) and known else 1 << 62
-        same_texts = entry.key is not None and all(
-            old[1] == new[1] for old, new in zip(entry.key, key, strict=True)
-        )
+        if key[1] is not None and numbers:
+            entry.low, entry.high = min(numbers), max(numbers)
+        same_texts = entry.key is not None and key[1] is not None and entry.key[1] == key[1]
         entry.key = key
         if entry.emitter is not None and numbers[0] is None:
             entry.items = []  # a finding goes when the line that emitted it goes

@@ -121,6 +121,7 @@ async def _check(server: MtgrServer, document: OpenDocument) -> None:
             # ran to the end, or another edit came: then its steps start over
         if _is_open(server, document) and not document.pending:
             publish(server, document)
+        server.collector.worked()
     finally:
         if progress is not None:
             progress.end()
