@@ -530,8 +530,9 @@ async def measure(
             script = session(text, edits, seed=size)
             mine = await run_session(MTGR, text, script)
             floor = await run_session(FLOOR, text, script)
-            label = f"{record}, {text.count(chr(10)):,} lines"
+            label = f"{record}, {size:,} lines"
             notes = (
+                f"{text.count(chr(10)):,} lines (whole games); "
                 f"{mine.diagnostics_at_open:,} diagnostics at open, "
                 f"{mine.diagnostics_at_end:,} at the end; peak {mine.peak_memory_mb:.0f} MB; "
                 f"complete: median {ms(statistics.median(mine.complete))}, "
@@ -573,7 +574,7 @@ async def measure(
     for name, (times, size) in mine_big.items():
         requests.append(
             (
-                f"generated, {text.count(chr(10)):,} lines",
+                f"generated, {big_lines:,} lines",
                 name,
                 str(len(times)),
                 *_figures(times, floor_big[name][0]),
