@@ -32,6 +32,7 @@ def test_the_benchmark_drives_the_server_and_writes_every_row(tmp_path: Path) ->
         r"highlighting after a keystroke \(semantic tokens delta\), p95": rf"{figure} ms",
         r"completion, p95": rf"{figure} ms",
         r"hover, p95": rf"{figure} ms",
+        r"board at a random line \(mtgr/board: JSON, HTML and text\), p95": rf"{figure} ms",
     }
     assert len(rows) == len(measures) == len(expected), rows
     for name, value in expected.items():
@@ -81,3 +82,21 @@ def test_the_sizes_must_be_two_and_the_smaller_first() -> None:
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert "--lines" in result.stderr
+
+
+def test_the_card_benchmark_writes_its_own_section_and_keeps_the_rest(tmp_path: Path) -> None:
+    out = tmp_path / "benchmarks.md"
+    out.write_text("# Benchmarks\n\n| measure | result | target | notes |\n", encoding="utf-8")
+    command = [sys.executable, "-m", "benchmarks.cards", "--cards", "2000", "--out", str(out)]
+    subprocess.run(command, cwd=ROOT, check=True, timeout=300)
+    report = out.read_text(encoding="utf-8")
+    assert report.startswith("# Benchmarks\n\n| measure | result | target | notes |\n")
+    section = report.split("\n## Card index\n", 1)[1]
+    for measure in (
+        r"import, 2,000 cards \| [0-9.]+ s",
+        r"open the index \(added to server start\), median \| [0-9.]+ ms",
+        r"memory, index open and every search table built \| [0-9]+ MB",
+        r"lookup by name, p95 \| [0-9]+ µs",
+        r"card-name completion, p95 \| [0-9.]+ ms",
+    ):
+        assert re.search(rf"^\| {measure} \|", section, re.MULTILINE), measure

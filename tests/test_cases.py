@@ -1,17 +1,23 @@
 """The case corpus: each offending line carries `// expect: CODE`, and a case must produce
-exactly those diagnostics (code and line), no more and no fewer."""
+exactly those diagnostics (code and line), no more and no fewer. A case whose first line is
+`// needs: cards` is checked with the fixture card index (tests/cards/); the others
+without one, as a user without card data checks them."""
 
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
 
+from mtgr.cards.store import SqliteCardIndex, open_index
 from mtgr.check import check_text
 from mtgr.rules.registry import all_rules
 
 CASES = Path(__file__).parent / "cases"
+CARDS_FIXTURE = Path(__file__).parent / "cards" / "scryfall-oracle-cards.json"
+NEEDS_CARDS = "// needs: cards"
 EXPECT = re.compile(r"//.*\bexpect:\s*([A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)")
 
 
@@ -24,8 +30,14 @@ def expected(text: str) -> list[tuple[int, str]]:
     return sorted(found)
 
 
+@cache
+def fixture_cards() -> SqliteCardIndex:
+    return open_index(CARDS_FIXTURE)
+
+
 def actual(text: str) -> list[tuple[int, str]]:
-    return sorted((d.line + 1, d.code) for d in check_text(text))
+    cards = fixture_cards() if text.startswith(NEEDS_CARDS) else None
+    return sorted((d.line + 1, d.code) for d in check_text(text, cards=cards))
 
 
 def case_files(kind: str) -> list[Path]:

@@ -51,10 +51,13 @@ def test_text_output_and_exit_one(capsys, records: Path) -> None:
     assert "2 problems in 1 file" in err
 
 
-def test_folders_are_searched_for_mtgr_files(capsys, records: Path) -> None:
-    code, out, _ = run(capsys, "check", str(records))
+def test_folders_are_searched_for_records_and_markdown_pages(capsys, records: Path) -> None:
+    (records / "plain.md").write_text("# no record here\n", encoding="utf-8")
+    code, out, err = run(capsys, "check", str(records))
     assert code == 1
-    assert {Path(row.split(":")[0]).name for row in out.splitlines()} == {"wrong.mtgr"}
+    names = {Path(row.split(":")[0]).name for row in out.splitlines()}
+    assert names == {"wrong.mtgr", "page.md"}
+    assert "in 3 files" in err  # clean.mtgr, page.md, wrong.mtgr: not plain.md
 
 
 def test_markdown_blocks_keep_the_pages_line_numbers(capsys, records: Path) -> None:

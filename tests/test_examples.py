@@ -1,4 +1,5 @@
-"""Every example checks clean; the mistakes file gives exactly its pinned diagnostics."""
+"""Every example checks clean, with the fixture card index and without one; the mistakes
+file gives exactly its pinned diagnostics, with the index as without it."""
 
 from __future__ import annotations
 
@@ -6,10 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from mtgr.cards.store import open_index
 from mtgr.check import check_text
 from mtgr.syntax.markdown import mtgr_blocks
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+CARDS = open_index(Path(__file__).resolve().parent / "cards" / "scryfall-oracle-cards.json")
 PROMISED = ["opening-hand.md", "mycospawn-turn-5.mtgr", "lasting-effects.mtgr"]
 
 
@@ -30,14 +33,16 @@ def test_the_examples_the_records_promise_exist() -> None:
     assert any("Ragavan, Nimble Pilferer" in p.read_text(encoding="utf-8") for p in examples())
 
 
+@pytest.mark.parametrize("cards", [None, CARDS], ids=["no cards", "fixture cards"])
 @pytest.mark.parametrize("path", examples(), ids=lambda p: p.name)
-def test_example_checks_clean(path: Path) -> None:
-    assert [(d.line + 1, d.code, d.message) for d in check_text(record(path))] == []
+def test_example_checks_clean(path: Path, cards) -> None:
+    assert [(d.line + 1, d.code, d.message) for d in check_text(record(path), cards=cards)] == []
 
 
-def test_mistakes_give_exactly_the_pinned_diagnostics() -> None:
+@pytest.mark.parametrize("cards", [None, CARDS], ids=["no cards", "fixture cards"])
+def test_mistakes_give_exactly_the_pinned_diagnostics(cards) -> None:
     text = (EXAMPLES / "mistakes.mtgr").read_text(encoding="utf-8")
-    found = [(d.line + 1, d.code) for d in check_text(text)]
+    found = [(d.line + 1, d.code) for d in check_text(text, cards=cards)]
     assert found == [(57, "R601"), (74, "K301"), (117, "F901"), (130, "V701"), (190, "D801")]
     marked = [
         n

@@ -185,10 +185,10 @@ COMMENTS = {
 def laid_out_lines(draw: st.DrawFn) -> tuple[str, str]:
     """A statement laid out with random blanks, and the canonical layout expected of it."""
     words = draw(statements())
-    line = draw(st.sampled_from(["", " ", "\t ", "\ufeff"]))
+    line = draw(st.sampled_from(["", " ", "\t ", "\ufeff", " \ufeff "]))
     for i, word in enumerate(words):
         line += (draw(BLANK) if i else "") + word
-    expected = " ".join(words)
+    expected = ("\ufeff" if "\ufeff" in line else "") + " ".join(words)
     if draw(st.booleans()):
         comment = draw(st.sampled_from(sorted(COMMENTS)))
         line += draw(st.sampled_from(["", " ", "\t  "])) + comment
@@ -252,3 +252,42 @@ def test_meaning_ignores_what_statements_cache() -> None:
     assert indented.statement is not None
     _ = indented.statement.references  # fills a cache on the shared statement
     assert meaning(indented) == meaning(parse_line("#1 tap by #2"))
+
+
+# Invisible or control characters an attack put at token edges (issue 18 item 10): none
+# is layout, so formatting must keep every one of them where it was.
+INVISIBLE = (
+    "\u00a0\u1680\u180e\u2000\u2003\u200a\u200b\u200c\u200d\u2028\u2029\u202f\u205f\u2060"
+    "\u3000\ufeff\x00\x01\x0b\x0c\x1c\x1d\x1e\x1f\x7f\x85"
+)
+
+
+def _without_blanks(line: str) -> str:
+    return line.replace(" ", "").replace("\t", "")
+
+
+@st.composite
+def hostile_lines(draw: st.DrawFn) -> str:
+    """A statement whose blanks between tokens sometimes hold an invisible character."""
+    words = draw(statements())
+    line = draw(st.sampled_from(["", " ", "\ufeff", *INVISIBLE]))
+    for i, word in enumerate(words):
+        gap = draw(BLANK) if i else ""
+        if draw(st.integers(0, 3)) == 0:
+            inserted = draw(st.sampled_from(INVISIBLE))
+            gap = draw(st.sampled_from([inserted + gap, gap + inserted]))
+        line += gap + word
+    if draw(st.booleans()):
+        line += draw(BLANK) + draw(st.sampled_from(sorted(COMMENTS)))
+    return line + draw(st.sampled_from(["", " ", *INVISIBLE, " \u00a0 ", "\t\x0b"]))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(hostile_lines(), min_size=1, max_size=4))
+def test_formatting_changes_nothing_but_spaces_and_tabs(lines: list[str]) -> None:
+    formatted = format_text("\n".join(lines)).split("\n")
+    kept = [_without_blanks(line) for line in lines]
+    while kept and kept[-1] == "":
+        kept.pop()
+    assert [_without_blanks(line) for line in formatted[:-1]] == kept
+    assert formatted[-1] == ""

@@ -1,10 +1,15 @@
-"""An incremental check gives exactly what a full check gives, after any sequence of edits."""
+"""An incremental check gives exactly what a full check gives, after any sequence of edits,
+with the fixture card index (the card-aware rules speaking) and without one."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mtgr.cards.store import open_index
 from mtgr.rules.walk import rewalk, walk
 from mtgr.syntax.document import Document
 from mtgr.syntax.parser import parse_line
@@ -61,6 +66,8 @@ phase main
 #2 "Counterspell" cast
 """
 
+CARDS = open_index(Path(__file__).parent / "cards" / "scryfall-oracle-cards.json")
+
 SNIPPETS = [
     "",
     "x",
@@ -78,6 +85,9 @@ SNIPPETS = [
     '"Bob" life -3 by #9\n',
     "keyframe\nend\n",
     "incomplete\n",
+    "#9 play\n",
+    '#17 "Lightnig Bolt" cast\n',
+    '#10 cast\n#10 resolve -> battlefield\n#10 attack "Bob"\n',
 ]
 
 
@@ -95,19 +105,20 @@ def edits(draw: st.DrawFn, document_lines: int = 60) -> list[tuple[int, int, int
     return result
 
 
+@pytest.mark.parametrize("cards", [None, CARDS], ids=["no cards", "fixture cards"])
 @settings(max_examples=150, deadline=None)
 @given(edits())
 def test_incremental_equals_full_after_any_edits(
-    sequence: list[tuple[int, int, int, int, str]],
+    cards, sequence: list[tuple[int, int, int, int, str]]
 ) -> None:
     document = Document(GAME)
-    result = walk(document.lines)
+    result = walk(document.lines, cards)
     for line, column, end_line, end_column, text in sequence:
         before = {entry.id for entry in document.lines}
         assert document.number_of(document.lines[-1].id) == len(document.lines) - 1
         first = document.edit((line, column), (end_line, end_column), text)
         result = rewalk(result, document.lines, first)
-        fresh = walk(document.lines)
+        fresh = walk(document.lines, cards)
         assert result.findings(document.lines) == fresh.findings(document.lines)
         assert result.final_state == fresh.final_state
         ids = {entry.id for entry in document.lines}

@@ -57,6 +57,7 @@ function settings(scopeUri) {
     path: strings('path'),
     importStrategy: config.get('importStrategy', 'useBundled'),
     rulesFile: resolveVariables(config.get('rulesFile', ''), folder),
+    cardsFile: resolveVariables(config.get('cardsFile', ''), folder),
     severity: config.get('severity', {}),
     inlayHints: { enabled: config.get('inlayHints.enabled', true) },
     trace: { server: config.get('trace.server', 'off') },
@@ -167,7 +168,14 @@ function clientOptions(config) {
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     initializationOptions: config,
     // workspace/didChangeConfiguration on every change of an mtgr.* setting
-    synchronize: { configurationSection: SECTION },
+    synchronize: {
+      configurationSection: SECTION,
+      // the project settings files: the server re-checks open documents when one changes
+      fileEvents: [
+        vscode.workspace.createFileSystemWatcher('**/mtgr.toml'),
+        vscode.workspace.createFileSystemWatcher('**/pyproject.toml'),
+      ],
+    },
     middleware: {
       workspace: {
         // answer workspace/configuration for `mtgr` with the resolved settings
@@ -248,6 +256,7 @@ async function activate(context) {
     }),
     { dispose: () => stopServer() },
   );
+  require('./board').register(context, () => client, output);
   await restartServer();
   return {
     // for tests: the running client, if any

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
+from mtgr.cards.model import CardIndex
 from mtgr.rules.context import Finding
 from mtgr.rules.registry import Severity
 from mtgr.rules.walk import Walk, walk
@@ -96,7 +97,10 @@ def place(
 
 
 def check_text(
-    text: str, severities: Mapping[str, Severity | None] | None = None
+    text: str,
+    severities: Mapping[str, Severity | None] | None = None,
+    cards: CardIndex | None = None,
 ) -> list[Diagnostic]:
+    """Every diagnostic of a text; the card-aware rules speak only when given a card index."""
     document = Document(text)
-    return diagnostics(document, walk(document.lines), severities)
+    return diagnostics(document, walk(document.lines, cards), severities)

@@ -130,3 +130,48 @@ def test_hover_completion_definition_and_highlights(nvim: pynvim.Nvim, tmp_path:
         "return p.semantic_tokens[1].opts.hl_group end",
     )
     assert str(tokens).startswith("@lsp")
+
+
+def _board_text(nvim: pynvim.Nvim) -> str:
+    return str(
+        nvim.exec_lua(
+            "local buf = require('mtgr.board').buffer(); "
+            "return buf and table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\\n') "
+            "or ''"
+        )
+    )
+
+
+def _wait_board(nvim: pynvim.Nvim, *parts: str) -> str:
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        text = _board_text(nvim)
+        if all(part in text for part in parts):
+            return text
+        time.sleep(0.05)
+    raise AssertionError(f"the board never showed {parts}:\n{_board_text(nvim)}")
+
+
+def test_mtgr_board_follows_the_cursor_and_edits(nvim: pynvim.Nvim, tmp_path: Path) -> None:
+    record = (ROOT / "examples" / "ragavan-dash.mtgr").read_text(encoding="utf-8")
+    cast = record.splitlines().index("#7 cast") + 1
+    path = tmp_path / "ragavan-dash.mtgr"
+    path.write_text(record, encoding="utf-8")
+    nvim.command(f"edit {path}")
+    _wait(nvim, "return #vim.lsp.get_clients({ bufnr = 0, name = 'mtgr' }) > 0")
+    nvim.command(f"call cursor({cast}, 1)")
+    nvim.command("MtgrBoard")
+    assert nvim.exec_lua("return vim.bo.filetype") == "mtgr"  # the record keeps the focus
+    text = _wait_board(nvim, f"After line {cast} of")
+    assert "[#3 Dragon's Rage Channeler, tapped]" in text
+    assert "1. [#7 Expressive Iteration]" in text
+    assert "Hand: 7 hidden" in text
+    assert all(len(row) <= 80 for row in text.splitlines())
+    nvim.command("call cursor(48, 1)")
+    _wait_board(nvim, "After line 48 of", "Stack: empty")
+    nvim.current.buffer.append('"Alice" life -3', cast)  # a new line below the cast
+    nvim.command(f"call cursor({cast + 1}, 1)")
+    text = _wait_board(nvim, f"After line {cast + 1} of", f'Line {cast + 1}: "Alice" life -3')
+    assert "life 14" in text
+    nvim.command("MtgrBoard")  # toggles it off
+    assert nvim.exec_lua("return require('mtgr.board').buffer()") is None

@@ -36,6 +36,7 @@ class RawServer:
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
         self.messages: queue.Queue[Message | None] = queue.Queue()
+        self.seen: list[Message] = []  # every message taken from the queue, in order
         self._next_id = 0
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
@@ -109,7 +110,16 @@ class RawServer:
             raise TimeoutError(f"no message from the server in {timeout}s") from None
         if message is None:
             raise EOFError(f"the server closed its output; stderr:\n{self.stderr[-3000:]}")
+        self.seen.append(message)
         return message
+
+    def error_with_null_id(self, timeout: float = 10.0) -> Message:
+        """The next error response with id null (to a message whose id was not valid)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.next_message(max(0.01, deadline - time.monotonic()))
+            if "error" in message and message.get("id") is None and "method" not in message:
+                return message["error"]
 
     def response(self, msg_id: int, timeout: float = 10.0) -> Message:
         """The response to one request, answering the server's own requests on the way."""

@@ -117,6 +117,92 @@ async function lineTokens(page, linePrefix) {
   );
 }
 
+// ---- the board view ---------------------------------------------------------------------
+
+// the frame of the board webview (nested iframes): the one whose page has #board
+async function boardFrame(page) {
+  for (let attempt = 0; attempt < 600; attempt++) {
+    for (const frame of page.frames()) {
+      try {
+        if (await frame.evaluate(() => !!document.getElementById('board'))) return frame;
+      } catch (_) {
+        // a frame that went away while we asked
+      }
+    }
+    await page.waitForTimeout(100);
+  }
+  throw new Error('no board webview frame');
+}
+
+// what the board view shows, once it shows `line`
+async function boardAt(frame, line) {
+  await frame.waitForFunction((n) => document.body.dataset.line === String(n), line, {
+    timeout: 60_000,
+  });
+  return frame.evaluate(() => {
+    const life = {};
+    for (const section of document.querySelectorAll('section.player')) {
+      life[section.dataset.player] = section.querySelector('.life').textContent;
+    }
+    const board = document.querySelector('.mtgr-board');
+    const root = getComputedStyle(document.documentElement);
+    return {
+      line: document.body.dataset.line,
+      where: document.querySelector('.board-head .where').textContent,
+      text: document.querySelector('.line code').textContent,
+      life,
+      tapped: [...document.querySelectorAll('.card.tapped')].map((n) => n.title),
+      stack: [...document.querySelectorAll('section.stack .card')].map((n) => n.title),
+      background: getComputedStyle(board).backgroundColor,
+      themeBackground: root.getPropertyValue('--vscode-editor-background').trim(),
+    };
+  });
+}
+
+async function boardView(page, board) {
+  await goToLine(page, board.first);
+  await runCommand(page, 'mtgr: Show Board');
+  const frame = await boardFrame(page);
+  const first = await boardAt(frame, board.first);
+  // the cursor moves: the view follows
+  let started = Date.now();
+  await goToLine(page, board.second);
+  const second = await boardAt(frame, board.second);
+  const followMs = Date.now() - started;
+  // an edit: a new line below `first`, typed; the view shows it with its effect
+  await goToLine(page, board.first);
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  started = Date.now();
+  await page.keyboard.type(board.typed);
+  const edited = await boardAt(frame, board.first + 1);
+  await frame.waitForFunction(
+    (typed) => document.querySelector('.line code').textContent === typed,
+    board.typed,
+    { timeout: 60_000 },
+  );
+  const afterEdit = await boardAt(frame, board.first + 1);
+  const editMs = Date.now() - started;
+  // one key press to the view showing the new line (the board view's own latency, with
+  // this page's polling; recorded for the report, not asserted)
+  const keyMs = [];
+  for (let line = board.first + 1; line > board.first - 5; line--) {
+    const t0 = Date.now();
+    await page.keyboard.press('ArrowUp');
+    await frame.waitForFunction((n) => document.body.dataset.line === String(n), line - 1, {
+      polling: 'raf',
+      timeout: 60_000,
+    });
+    keyMs.push(Date.now() - t0);
+  }
+  if (board.screenshot) {
+    await goToLine(page, board.second);
+    await boardAt(frame, board.second);
+    await page.screenshot({ path: board.screenshot });
+  }
+  return { first, second, edited, afterEdit, followMs, editMs, keyMs };
+}
+
 // ---- the scenario -----------------------------------------------------------------------
 
 async function step(page, name, body) {
@@ -273,6 +359,10 @@ async function main() {
       await page.keyboard.press('Escape');
       return { labels: shown };
     });
+
+    if (config.board) {
+      await step(page, 'board', async () => boardView(page, config.board));
+    }
   } finally {
     note('closing the browser');
     await context.close();

@@ -37,6 +37,8 @@ SETUP = ROOT / "scripts" / "setup-vscode-test"
 DRIVER = ROOT / "tests" / "vscode" / "drive.js"
 ARTIFACTS = ROOT / "test-artifacts" / "vscode"
 SCREENSHOT = ROOT / "docs" / "images" / "vscode.png"
+BOARD_SCREENSHOT = ROOT / "docs" / "images" / "vscode-board.png"
+BOARD_TYPED = '"Alice" life -5'  # typed below the first board line
 EXAMPLE = ROOT / "examples" / "mistakes.mtgr"
 
 # the five deliberate mistakes of examples/mistakes.mtgr: code, line, part of the message
@@ -236,6 +238,13 @@ def page(tools: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Ite
             "hover": {"linePrefix": HOVER_LINE, "revealLine": line_of(HOVER_LINE) - 11},
             "inspect": list(SCOPES),
             "completion": {"line": line_of("#9 cast"), "typed": "#9 ", "expect": "resolve"},
+            # above the completion's edit, so that these line numbers still hold
+            "board": {
+                "first": line_of("#2 resolve -> battlefield"),
+                "second": line_of("#1 tap by #1"),
+                "typed": BOARD_TYPED,
+                "screenshot": str(ARTIFACTS / "board.png"),
+            },
         }
         config_path = base / "drive" / "config.json"
         config_path.parent.mkdir()
@@ -267,6 +276,10 @@ def page(tools: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Ite
         if passed and (not SCREENSHOT.exists() or os.environ.get("MTGR_UPDATE_SCREENSHOTS")):
             SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(shot, SCREENSHOT)
+        board_shot = ARTIFACTS / "board.png"
+        update = not BOARD_SCREENSHOT.exists() or os.environ.get("MTGR_UPDATE_SCREENSHOTS")
+        if passed and board_shot.exists() and update:
+            shutil.copy(board_shot, BOARD_SCREENSHOT)
         (ARTIFACTS / "result.json").write_text(json.dumps(result, indent=2))
         (ARTIFACTS / "extension.log").write_text(result["extension_log"])
         yield result
@@ -290,7 +303,15 @@ def step(page: dict, name: str) -> dict:
 
 def test_the_driver_ran_every_step(page: dict) -> None:
     assert page["returncode"] == 0, page["output"]
-    assert set(page["steps"]) == {"open", "squiggles", "problems", "hover", "tokens", "completion"}
+    assert set(page["steps"]) == {
+        "open",
+        "squiggles",
+        "problems",
+        "hover",
+        "tokens",
+        "completion",
+        "board",
+    }
 
 
 def test_the_bundled_server_runs_with_the_system_python(page: dict) -> None:
@@ -341,3 +362,22 @@ def test_tokens_of_a_line_are_coloured_differently(page: dict) -> None:
 def test_completion_after_an_object_on_the_stack_offers_resolve(page: dict) -> None:
     labels = step(page, "completion")["labels"]
     assert "resolve" in labels, labels
+
+
+def test_the_board_view_follows_the_cursor_and_edits(page: dict) -> None:
+    board = step(page, "board")
+    first, second = board["first"], board["second"]
+    champion_resolves, cavern_taps = line_of("#2 resolve -> battlefield"), line_of("#1 tap by #1")
+    assert first["where"].startswith(f"after line {champion_resolves} of")
+    assert first["text"] == "#2 resolve -> battlefield" and first["stack"] == []
+    assert second["where"].startswith(f"after line {cavern_taps} of")
+    # Cavern of Souls, named on a `choose` line that does not show the card: still hidden
+    assert second["tapped"] == ["#1 hidden card, tapped"]
+    assert second["stack"] == ["#2 Champion of the Parish"]
+    assert first["life"]["Alice"] == "20"
+    edited = board["afterEdit"]
+    assert edited["text"] == BOARD_TYPED
+    assert edited["life"]["Alice"] == "15"
+    # the page takes the theme's colours
+    assert second["themeBackground"], second
+    assert second["background"] not in ("", "rgba(0, 0, 0, 0)")

@@ -7,6 +7,7 @@ return {
   settings = {
     mtgr = {
       -- rulesFile = '/path/to/MagicCompRules.txt', -- your own copy of the CR, for rule hover
+      -- cardsFile = '/path/to/oracle-cards.json', -- card data (default: `mtgr cards import`'s index)
       -- severity = { N105 = 'hint', V706 = 'off' },
       inlayHints = { enabled = true },
     },

@@ -19,6 +19,7 @@ from mtgr.rules.state import (
     GameState,
     Library,
     LineId,
+    MarkedDamage,
     ObjectKind,
     PendingDamage,
     PlayerState,
@@ -170,6 +171,12 @@ def _moved(
         attacking=False,
         last_moved=line,
         entered_moment=obj.entered_moment if stays else state.moment,
+        damage=obj.damage if stays else None,
+        controlled_since=obj.controlled_since
+        if stays
+        else state.turn.line
+        if new_zone == "battlefield" and state.stage is Stage.PLAYING
+        else None,
     )
     state = state.with_object(moved)
     if new_zone == "stack":
@@ -660,10 +667,18 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
         pending = PendingDamage(line, source, amount, recipient.name, statement.span)
     else:
         target = state.obj(recipient.number)
+        if target is not None and target.zone == "battlefield":
+            state = state.with_object(_marked(target, amount, state))
         if target is None or not (target.counter("loyalty") or target.counter("defense")):
             return state
         pending = PendingDamage(line, source, amount, recipient.number, statement.span)
     return replace(state, pending_damage=(*state.pending_damage, pending))
+
+
+def _marked(obj: GameObject, amount: int, state: GameState) -> GameObject:
+    """Damage marked on a permanent adds up within a turn (CR 120.3e, 514.2)."""
+    earlier = obj.damage.amount if obj.damage is not None else 0
+    return replace(obj, damage=MarkedDamage(earlier + amount, state.moment))
 
 
 def _settle(state: GameState, recipient: int | str, source: int | None, amount: int) -> GameState:
@@ -746,6 +761,8 @@ def _(statement: t.Effect, state: GameState, line: LineId) -> GameState:
 def _(statement: t.Control, state: GameState, line: LineId) -> GameState:
     obj = _object(state, statement.subject.number, line, "battlefield", None)
     controller = statement.controller.name
+    # Not tracked for summoning sickness (controlled_since): the effects that change control
+    # for a turn nearly all give haste, and the line does not say which card's text it was.
     return state.with_object(replace(obj, controller=controller))
 
 
@@ -753,8 +770,10 @@ def _(statement: t.Control, state: GameState, line: LineId) -> GameState:
 def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
     stage = Stage.GAP if state.stage is Stage.GAP else Stage.PLAYING
     players = tuple(replace(p, lands_played=0) for p in state.players)
+    # damage marked wears off in the cleanup step (514.2): forgotten here, so that states converge
     objects = {
-        n: replace(o, attacking=False) if o.attacking else o for n, o in state.objects.items()
+        n: replace(o, attacking=False, damage=None) if o.attacking or o.damage else o
+        for n, o in state.objects.items()
     }
     effects = tuple(e for e in state.effects if e.until not in ("end-of-turn", "end-of-combat"))
     effects = tuple(

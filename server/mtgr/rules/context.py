@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mtgr.cards.model import Card, CardIndex
 from mtgr.rules.registry import Rule, Severity
-from mtgr.rules.state import GameObject, GameState, LineId
+from mtgr.rules.state import GameObject, GameState, LineId, ObjectKind
 from mtgr.syntax import tree as t
 
 
@@ -29,9 +30,10 @@ class Finding:
 
 
 class Context:
-    """The state before a line, the line itself, and the findings it has produced so far."""
+    """The state before a line, the line itself, the findings it has produced so far, and
+    the card index when there is one (card-aware rules stay silent without it)."""
 
-    __slots__ = ("findings", "line", "span", "state", "statement")
+    __slots__ = ("cards", "findings", "line", "span", "state", "statement")
 
     def __init__(
         self,
@@ -39,7 +41,9 @@ class Context:
         line: LineId,
         statement: t.Statement | None,
         findings: list[Finding],
+        cards: CardIndex | None = None,
     ) -> None:
+        self.cards = cards
         self.state = state
         self.line = line
         self.statement = statement
@@ -65,6 +69,16 @@ class Context:
                 related,
             )
         )
+
+    def card(self, obj: GameObject | None, written: t.Text | None = None) -> Card | None:
+        """The card an object is, by its name or the name this line gives it; None without an
+        index, for a hidden object, or for a name the index does not know."""
+        if self.cards is None:
+            return None
+        name = written.value if written is not None else obj.name if obj is not None else None
+        if name is None or (obj is not None and obj.kind is not ObjectKind.CARD):
+            return None
+        return self.cards.lookup(name)
 
     def where(self, obj: GameObject) -> tuple[Related, ...]:
         """Related locations for an object: where it was introduced and where it last moved."""

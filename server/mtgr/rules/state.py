@@ -41,6 +41,15 @@ class Stage(Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class MarkedDamage:
+    """Damage marked on a permanent this turn (CR 120.3e), as the lines record it; the next
+    turn line forgets it (CR 514.2)."""
+
+    amount: int
+    moment: LineId  # GameState.moment when it was last dealt
+
+
+@dataclass(frozen=True, slots=True)
 class GameObject:
     number: int
     kind: ObjectKind
@@ -59,6 +68,10 @@ class GameObject:
     last_moved: LineId | None = None
     entered_moment: LineId | None = None  # GameState.moment as it entered its current zone
     gone_by: str | None = None  # how a card went back to the untracked pool ("shuffled into ...")
+    # the turn line of the turn in which it entered the battlefield, when the lines show it
+    # (CR 302.6); None: not known (a keyframe, a gap) or not on the battlefield
+    controlled_since: LineId | None = None
+    damage: MarkedDamage | None = None
 
     @property
     def hidden(self) -> bool:

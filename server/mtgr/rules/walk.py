@@ -5,7 +5,8 @@ The walk keeps the state before every CHECKPOINT_EVERY-th line, keyed by line id
 incremental walk resumes at the last checkpoint before the first changed line and stops
 as soon as it reaches a checkpoint whose state equals the previous walk's: from there on
 everything would come out the same, so the previous findings are kept. Rules are pure
-functions of (state, statement, line id), which is what makes this exact.
+functions of (state, statement, line id, card index), which is what makes this exact: a walk
+keeps the card index it was given (or None) and `rewalk` goes on with the same one.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from mtgr.cards.model import CardIndex
 from mtgr.rules.apply import apply
 from mtgr.rules.context import Context, Finding
 from mtgr.rules.registry import checks_for, end_checks, rule
@@ -41,6 +43,7 @@ class Walk:
     end_findings: list[Finding] = field(default_factory=list)
     final_state: GameState = field(default_factory=GameState)
     lines_walked: int = 0  # how many lines this walk (re)checked, for tests and benchmarks
+    cards: CardIndex | None = None  # what the card-aware rules read; None: they stay silent
 
     def findings(self, lines: Sequence[Line]) -> list[Finding]:
         found: list[Finding] = []
@@ -50,7 +53,9 @@ class Walk:
         return found
 
 
-def step(state: GameState, line: Line, findings: list[Finding]) -> GameState:
+def step(
+    state: GameState, line: Line, findings: list[Finding], cards: CardIndex | None = None
+) -> GameState:
     """Checks one line against the state before it and returns the state after it."""
     parsed = line.parsed
     if parsed.error is not None:
@@ -59,7 +64,7 @@ def step(state: GameState, line: Line, findings: list[Finding]) -> GameState:
     statement = parsed.statement
     if statement is None:
         return state
-    context = Context(state, line.id, statement, findings)
+    context = Context(state, line.id, statement, findings, cards)
     for check in checks_for(type(statement)):
         check(context, statement)
     return apply(state, statement, line.id)
@@ -72,9 +77,9 @@ def _syntax_finding(line: LineId, error: t.LineError) -> Finding:
     return Finding(error.code, severity, line, error.span, error.message)
 
 
-def walk(lines: Sequence[Line]) -> Walk:
-    result = Walk()
-    for _done in _walk_from(result, lines, 0, GameState(), None):
+def walk(lines: Sequence[Line], cards: CardIndex | None = None) -> Walk:
+    result = Walk(cards=cards)
+    for _done in _walk_from(result, lines, 0, GameState(), previous=None):
         pass
     return result
 
@@ -116,6 +121,7 @@ def rewalk_in_steps(
         emitted=dict(previous.emitted),
         objects_after=dict(previous.objects_after),
         end_findings=previous.end_findings,
+        cards=previous.cards,
     )
     last = first_changed if last_changed is None else max(first_changed, last_changed)
     steps = _walk_from(
@@ -151,6 +157,7 @@ def _walk_from(
     walked = 0
     pause = first_step or pause_every
     checkpoints, emitted, objects_after = result.checkpoints, result.emitted, result.objects_after
+    cards = result.cards
     for index in range(start, len(lines)):
         if pause and walked == pause:
             yield index
@@ -173,7 +180,7 @@ def _walk_from(
         if (index - start) % CHECKPOINT_EVERY == 0:
             checkpoints[line_id] = state.snapshot()
         findings: list[Finding] = []
-        state = step(state, line, findings)
+        state = step(state, line, findings, cards)
         walked += 1
         if findings:
             emitted[line_id] = findings
@@ -188,7 +195,7 @@ def _walk_from(
             if named:
                 objects_after[line_id] = named
     result.final_state = state
-    result.end_findings = end_of_file(state)
+    result.end_findings = end_of_file(state, cards)
     result.lines_walked = walked
 
 
@@ -201,9 +208,9 @@ def _forget_removed_lines(result: Walk, lines: Sequence[Line]) -> None:
             del table[line_id]
 
 
-def end_of_file(state: GameState) -> list[Finding]:
+def end_of_file(state: GameState, cards: CardIndex | None = None) -> list[Finding]:
     findings: list[Finding] = []
-    context = Context(state, -1, None, findings)
+    context = Context(state, -1, None, findings, cards)
     for _rule, check in end_checks():
         check(context)
     return findings

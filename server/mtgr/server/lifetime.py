@@ -1,12 +1,16 @@
 """The server lives as long as its client: LSP's `processId` names the process that
 started it, and when that process is gone the server exits, even if a pipe it holds
-open (shared with another process) never closes."""
+open (shared with another process) never closes.
+
+The watch is a thread, not an event-loop task, so that it fires while the loop is busy
+with a long check."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
+import threading
+import time
 
 logger = logging.getLogger(__name__)
 
@@ -23,17 +27,19 @@ def alive(pid: int) -> bool:
     return True
 
 
-def watch_client(pid: int | None) -> asyncio.Task[None] | None:
+def watch_client(pid: int | None) -> threading.Thread | None:
     """Starts watching; only on POSIX, where signal 0 asks without harm (on Windows
     `os.kill` would end the process it names), and only a process visible from here (a
     client in another container sends a pid this one cannot see)."""
     if pid is None or pid <= 0 or pid == os.getpid() or os.name != "posix" or not alive(pid):
         return None
-    return asyncio.get_running_loop().create_task(_watch(pid))
+    watch = threading.Thread(target=_watch, args=(pid,), name="mtgr-client-watch", daemon=True)
+    watch.start()
+    return watch
 
 
-async def _watch(pid: int) -> None:
+def _watch(pid: int) -> None:
     while alive(pid):
-        await asyncio.sleep(CHECK_EVERY_SECONDS)
+        time.sleep(CHECK_EVERY_SECONDS)
     logger.error("the client (process %d) is gone: exiting", pid)
     os._exit(1)  # the read loop may be blocked on a pipe that never closes

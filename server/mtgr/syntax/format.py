@@ -3,9 +3,11 @@
 A line that parses is rewritten as its tokens joined by single spaces, with no
 indentation, and its comment (if any) one space after the statement and with one space
 after `//`. A line that does not parse is kept exactly as written: the formatter must
-never guess at text it does not understand. Every line break becomes the text's first
-one, trailing blank lines go, and the text ends with one line break. Formatting is idempotent and keeps every line's
-meaning (`meaning` of each line is unchanged); the tests prove both.
+never guess at text it does not understand. Only ASCII spaces and tabs are layout: a
+line whose other characters (a no-break space, a control character) the layout would
+move or drop is kept as written too. Every line break becomes the text's first one,
+trailing blank lines go, and the text ends with one line break. Formatting is idempotent
+and keeps every line's meaning (`meaning` of each line is unchanged); the tests prove both.
 """
 
 from __future__ import annotations
@@ -17,6 +19,10 @@ from mtgr.syntax import tree as t
 from mtgr.syntax.document import LINE_BREAK, parse_line, split_lines
 
 _SLASHES = re.compile(r"/{2,}")
+# the only characters formatting may add, remove or change: every other character
+# (no-break and other Unicode spaces, a byte order mark, control characters) is text
+_BLANKS = " \t"
+_NOT_BLANK = re.compile(r"[^ \t]+")
 
 
 def format_line(line: str) -> str:
@@ -25,12 +31,13 @@ def format_line(line: str) -> str:
     if parsed.error is not None:
         return line
     words = [line[token.span.start : token.span.end] for token in _code_tokens(parsed)]
-    code_end = parsed.comment.start if parsed.comment is not None else len(line)
-    if not _covers(line[:code_end], parsed):
-        return line  # a token we did not see: keep the line rather than lose text
     if parsed.comment is not None:
         words.append(_format_comment(line[parsed.comment.start : parsed.comment.end]))
-    formatted = " ".join(words)
+    # a byte order mark the parser reads past stays where it is: it is text, not layout
+    marks = _without_blanks(line[: len(line) - len(line.lstrip(" \t\ufeff"))])
+    formatted = marks + " ".join(words)
+    if _without_blanks(formatted) != _without_blanks(line):
+        return line  # text outside the tokens that is not a blank: keep it where it is
     if meaning(parse_line(formatted)) != meaning(parsed):
         return line  # never reached while the grammar's tokens end at blanks; kept as a guard
     return formatted
@@ -79,21 +86,14 @@ def _code_tokens(parsed: t.ParsedLine) -> list[t.Token]:
     )
 
 
-def _covers(code: str, parsed: t.ParsedLine) -> bool:
-    """True when the statement is its tokens with blanks between: nothing else to keep."""
-    position = 0
-    for token in _code_tokens(parsed):
-        gap = code[position : token.span.start]
-        if token.span.start < position or gap.strip(" \t\ufeff" if position == 0 else " \t"):
-            return False
-        position = token.span.end
-    return not code[position:].strip()
+def _without_blanks(text: str) -> str:
+    return "".join(_NOT_BLANK.findall(text))
 
 
 def _format_comment(comment: str) -> str:
     marker = _SLASHES.match(comment)
     assert marker is not None
-    body = comment[marker.end() :].strip(" \t")
+    body = comment[marker.end() :].strip(_BLANKS)
     return marker.group() + (" " + body if body else "")
 
 

@@ -1,6 +1,7 @@
 """Every language feature, registered in one place."""
 
 from mtgr.server.features import (
+    board,
     code_actions,
     completion,
     diagnostics,
@@ -24,4 +25,5 @@ ALL_FEATURES = (
     symbols.register,
     formatting.register,
     code_actions.register,
+    board.register,
 )

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from mtgr.rules.state import GONE, STEP_ORDER, ZONES, GameObject, GameState, Stage
+from mtgr.server.features.cards import card_markdown
 from mtgr.syntax import tree as t
 
 if TYPE_CHECKING:
@@ -72,6 +73,7 @@ class Offers:
     """Completion items in the order they should be shown."""
 
     label_details: bool = True  # only for clients that show them (labelDetailsSupport)
+    typed: str = ""  # the word being typed, for the card index's search
     items: list[types.CompletionItem] = field(default_factory=list)
     seen: set[str] = field(default_factory=set)
 
@@ -82,6 +84,7 @@ class Offers:
         detail: str | None = None,
         insert: str | None = None,
         description: str | None = None,
+        filter_text: str | None = None,
     ) -> None:
         if label in self.seen:
             return
@@ -95,6 +98,7 @@ class Offers:
                 if description and self.label_details
                 else None,
                 insert_text=insert,
+                filter_text=filter_text,
                 sort_text=f"{len(self.items):04d}",
             )
         )
@@ -227,7 +231,7 @@ def player_name(word: str) -> str | None:
 
 def offers(document: OpenDocument, line: int, prefix: Prefix, label_details: bool = True) -> Offers:
     state = document.state_before(line)
-    out = Offers(label_details)
+    out = Offers(label_details, prefix.partial)
     words = prefix.words
     quoting = prefix.partial.startswith('"')
     if not words:
@@ -351,7 +355,7 @@ def _after_object(
         else:
             out.zones(z for z in ZONES if z != source)
     elif quoting and (last in _CARD_NAME_AFTER or verb == "identify"):
-        _card_names(out, document)
+        _card_names(out, document, from_index=last != "token")
     elif verb == "move":
         _after_move(out, state, obj, rest[1:])
     elif verb == "new":
@@ -438,9 +442,25 @@ def _causes(out: Offers, state: GameState, subject: GameObject | None) -> None:
     out.add("sba", types.CompletionItemKind.Keyword, "state-based action (CR 704)")
 
 
-def _card_names(out: Offers, document: OpenDocument) -> None:
+# How many names of the card index one completion offers; the list is marked incomplete, so
+# the client asks again as the name is typed.
+CARD_INDEX_LIMIT = 50
+
+
+def _card_names(out: Offers, document: OpenDocument, from_index: bool = True) -> None:
     for name in card_names(document):
         out.add(f'"{name}"', types.CompletionItemKind.Text, "card name seen in this file")
+    if from_index and document.cards is not None:
+        typed = out.typed.strip('"')
+        # the index's own order (prefix, then fuzzy): the client must not filter fuzzy matches out
+        for name in document.cards.search(typed, CARD_INDEX_LIMIT):
+            card = document.cards.lookup(name)
+            detail = f"{card.front.type_line} {card.front.mana_cost}".strip() if card else None
+            out.add(f'"{name}"', types.CompletionItemKind.Text, detail, filter_text=out.typed)
+            if card is not None and out.items[-1].label == f'"{name}"':
+                out.items[-1].documentation = types.MarkupContent(
+                    kind=types.MarkupKind.Markdown, value=card_markdown(card)
+                )
 
 
 # ---- the handler -------------------------------------------------------------------------------
@@ -465,7 +485,7 @@ def complete(
     for item in items:
         item.text_edit = types.TextEdit(range=edit_range, new_text=item.insert_text or item.label)
         item.insert_text = None
-        item.filter_text = item.label
+        item.filter_text = item.filter_text or item.label
     return items
 
 
@@ -480,7 +500,8 @@ def register(server: MtgrServer) -> None:
             return types.CompletionList(is_incomplete=False, items=[])
         line, column = document.to_column_position(params.position)
         items = complete(document, line, column, _label_details(server))
-        return types.CompletionList(is_incomplete=False, items=items)
+        names = any(item.kind is types.CompletionItemKind.Text for item in items)
+        return types.CompletionList(is_incomplete=names and document.cards is not None, items=items)
 
 
 def _label_details(server: MtgrServer) -> bool:

@@ -9,6 +9,7 @@ import itertools
 import json
 import re
 import weakref
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -161,7 +162,8 @@ class PublishedDiagnostics:
         self.result_id = "0"  # new whenever the body changes (pull: `unchanged`)
 
     def build(self, document: OpenDocument, settings: Settings, walk: Walk | None = None) -> str:
-        severities = tuple(sorted(settings.severity.items(), key=lambda item: item[0]))
+        effective = document.severities(settings)
+        severities = tuple(sorted(effective.items(), key=lambda item: item[0]))
         touched = document.take_touched()
         if severities != self._severities:
             self._severities = severities
@@ -181,10 +183,10 @@ class PublishedDiagnostics:
                 items += entry.items  # nothing it names was touched or moved
                 continue
             entry.findings = findings
-            self._refresh(document, entry, settings)
+            self._refresh(document, entry, effective)
             items += entry.items
         end = _Entry(walk.end_findings, None)
-        self._refresh(document, end, settings)
+        self._refresh(document, end, effective)
         items += end.items
         items.sort()
         body = "[" + ",".join(item[3] for item in items) + "]"
@@ -194,7 +196,9 @@ class PublishedDiagnostics:
         return body
 
     @staticmethod
-    def _refresh(document: OpenDocument, entry: _Entry, settings: Settings) -> None:
+    def _refresh(
+        document: OpenDocument, entry: _Entry, severities: Mapping[str, Severity | None]
+    ) -> None:
         number_of = document.document.number_of
         texts = document.document.texts
         numbers = [number_of(line_id) for line_id in entry.lines]
@@ -213,11 +217,11 @@ class PublishedDiagnostics:
             entry.items = []  # a finding goes when the line that emitted it goes
             return
         if entry.templates is None or not same_texts:
-            entry.templates = PublishedDiagnostics._templates(document, entry, numbers, settings)
+            entry.templates = PublishedDiagnostics._templates(document, entry, numbers, severities)
         if entry.templates is None:
             entry.items = [
                 (d.line, d.span.start, d.code, _json(document, d, {}))
-                for d in _diagnostics(document, entry.findings, settings)
+                for d in _diagnostics(document, entry.findings, severities)
             ]
             return
         written = [str(n) for n in numbers]
@@ -237,7 +241,7 @@ class PublishedDiagnostics:
         document: OpenDocument,
         entry: _Entry,
         numbers: list[int | None],
-        settings: Settings,
+        severities: Mapping[str, Severity | None],
     ) -> list[_Template] | None:
         """The entry's diagnostics in pieces; None when a line it names is gone or a
         message holds a number that reads like a placeholder (then placed whole)."""
@@ -245,7 +249,7 @@ class PublishedDiagnostics:
             return None
         written = {n: _SENTINEL - slot for slot, n in enumerate(numbers) if n is not None}
         templates = []
-        for diagnostic in _diagnostics(document, entry.findings, settings):
+        for diagnostic in _diagnostics(document, entry.findings, severities):
             messages = (diagnostic.message, *(r.message for r in diagnostic.related))
             if any(_SPLIT.search(message) for message in messages):
                 return None
@@ -261,7 +265,7 @@ class PublishedDiagnostics:
 
 
 def _diagnostics(
-    document: OpenDocument, findings: list[Finding], settings: Settings
+    document: OpenDocument, findings: list[Finding], severities: Mapping[str, Severity | None]
 ) -> list[Diagnostic]:
     """The findings placed where their lines are now, minus those silenced."""
     number_of = document.document.number_of
@@ -271,7 +275,7 @@ def _diagnostics(
         number = number_of(finding.line)
         if number is None:
             continue
-        severity = effective_severity(finding, lines[number].parsed.allowed, settings.severity)
+        severity = effective_severity(finding, lines[number].parsed.allowed, severities)
         if severity is not None:
             placed.append(place(finding, number, severity, number_of))
     return placed

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from mtgr.config import CONFIG_FILES
 from mtgr.server.features import inlay_hints
 from mtgr.server.features.diagnostics import publish, publish_all
 from mtgr.server.lifetime import watch_client
@@ -23,29 +24,41 @@ def register(server: MtgrServer) -> None:
             server.workspace.position_encoding or types.PositionEncodingKind.Utf16
         )
         options = params.initialization_options
-        if isinstance(options, dict):
-            server.session.settings = Settings.from_client(options.get("mtgr", options))
+        mtgr = options.get("mtgr", options) if isinstance(options, dict) else None
+        use_settings(server, Settings.from_client(mtgr))
 
     @server.feature(types.INITIALIZED)
     async def initialized(params: types.InitializedParams) -> None:
         server.client_watch = watch_client(server.process_id)
         await refresh_settings(server)
+        warn_about_settings(server)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def configuration_changed(params: types.DidChangeConfigurationParams) -> None:
         settings = params.settings
         if isinstance(settings, dict) and "mtgr" in settings:
-            server.session.settings = Settings.from_client(settings["mtgr"])
+            use_settings(server, Settings.from_client(settings["mtgr"]))
         else:
             await refresh_settings(server)
+        warn_about_settings(server)
         publish_all(server)
         inlay_hints.refresh(server)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def settings_files_changed(params: types.DidChangeWatchedFilesParams) -> None:
+        if not any(c.uri.endswith(SETTINGS_FILES) for c in params.changes):
+            return
+        for document in server.session.documents.values():
+            document.reload_config()
+            log_config_warnings(server, document)
+        publish_all(server)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(params: types.DidOpenTextDocumentParams) -> None:
         item = params.text_document
         large = item.text.count("\n") >= LARGE_DOCUMENT_LINES
         document = server.session.open(item.uri, item.text, item.version, check=not large)
+        log_config_warnings(server, document)
         if large:
             check_soon(server, document)
         else:
@@ -59,6 +72,8 @@ def register(server: MtgrServer) -> None:
         version = params.text_document.version
         if document.version is not None and version is not None and version < document.version:
             return  # a stale change: never apply it over a newer one
+        if document.reload_config(force=False):  # for clients that do not report file changes
+            log_config_warnings(server, document)
         if not server.session.settings.incremental:
             document.change(list(params.content_changes), version, incremental=False)
             publish(server, document)
@@ -182,4 +197,38 @@ async def refresh_settings(server: MtgrServer) -> None:
     except Exception:  # a client that fails to answer keeps the settings we have
         return
     if values:
-        server.session.settings = Settings.from_client(values[0])
+        use_settings(server, Settings.from_client(values[0]))
+
+
+def use_settings(server: MtgrServer, settings: Settings) -> None:
+    problem = server.session.apply_settings(settings)
+    if problem:
+        server.window_show_message(
+            types.ShowMessageParams(type=types.MessageType.Warning, message=problem)
+        )
+
+
+# ---- the project settings file (mtgr.toml, [tool.mtgr] in pyproject.toml) --------------
+# It is read when a document opens, again for every open document when the client says a
+# settings file changed (the VS Code extension watches them: `synchronize.fileEvents`),
+# and for an edited document when its settings file was written since (a few `stat`s).
+# The server does not register the watch itself (client/registerCapability): clients
+# that cannot answer that request would fail it.
+
+SETTINGS_FILES = tuple(f"/{name}" for name in CONFIG_FILES)
+
+
+def log_config_warnings(server: MtgrServer, document: OpenDocument) -> None:
+    for warning in document.config.warnings:
+        server.window_log_message(
+            types.LogMessageParams(type=types.MessageType.Warning, message=f"mtgr: {warning}")
+        )
+
+
+def warn_about_settings(server: MtgrServer) -> None:
+    """Settings that mean nothing (an unknown code) are shown once, not silently dropped."""
+    warnings = server.session.settings.warnings
+    if warnings:
+        server.window_show_message(
+            types.ShowMessageParams(type=types.MessageType.Warning, message="; ".join(warnings))
+        )

@@ -8,9 +8,11 @@ the rule's text from the user's own copy of the rules.
 
 from __future__ import annotations
 
+import asyncio
+import os
 import re
+import stat
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,6 +21,7 @@ from lsprotocol import types
 from mtgr.rules.registry import rule
 from mtgr.rules.state import GONE, OWNED_ZONES, GameObject, GameState
 from mtgr.rules.summary import render_state, turn_line
+from mtgr.server.features.cards import card_markdown
 from mtgr.syntax import tree as t
 
 if TYPE_CHECKING:
@@ -162,6 +165,9 @@ def object_hover(document: OpenDocument, line: int, number: int) -> str:
     events = history(document, number, introduced or 0, line)
     if events:
         rows.append("- history: " + "; ".join(events))
+    card = document.cards.lookup(obj.name) if document.cards and obj.name else None
+    if card is not None and obj.kind.value == "card":
+        rows += ["", "---", "", card_markdown(card)]
     return "\n".join(rows)
 
 
@@ -316,12 +322,46 @@ class _RulesText:
     rules: dict[str, str]
 
 
-@lru_cache(maxsize=4)
-def _load_rules(path: str, mtime: float) -> _RulesText:
+# The Comprehensive Rules are about 1 MB; a setting can name any path, so the server
+# reads only a regular file, at most this big, on a worker thread and within a time limit.
+MAX_RULES_FILE_BYTES = 16 * 1024 * 1024
+RULES_READ_SECONDS = 2.0
+
+_Stamp = tuple[int, int, int, int]  # device, inode, size, modification time
+_loaded_rules: dict[str, tuple[_Stamp, _RulesText]] = {}
+
+
+def _regular_file_stamp(path: str) -> _Stamp | None:
+    """What identifies the file's contents, or None for anything but a regular file within
+    the size limit (a FIFO, a device, /dev/stdin, a directory, a huge file)."""
+    try:
+        status = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_RULES_FILE_BYTES:
+        return None
+    return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
+
+
+def _read_rules_file(path: str) -> str | None:
+    """Opens without blocking (a FIFO put in the file's place after the stat is not waited
+    on), checks again that it is a regular file, and reads at most the limit."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    descriptor = os.open(path, flags)
+    with os.fdopen(descriptor, "rb") as file:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return None
+        data = file.read(MAX_RULES_FILE_BYTES + 1)
+    if len(data) > MAX_RULES_FILE_BYTES:
+        return None
+    return data.decode("utf-8-sig", errors="replace")
+
+
+def _parse_rules(text: str) -> _RulesText:
     rules: dict[str, list[str]] = {}
     current: list[str] | None = None
     started = False
-    for raw in Path(path).read_text(encoding="utf-8-sig", errors="replace").splitlines():
+    for raw in text.splitlines():
         line = raw.strip()
         match = _RULE_START.match(line)
         if match:
@@ -343,15 +383,46 @@ def _load_rules(path: str, mtime: float) -> _RulesText:
     return _RulesText({k: "\n\n".join(v) for k, v in rules.items() if v})
 
 
-def rule_text(rules_file: str | None, number: str) -> str | None:
+def _rules_path(rules_file: str | None) -> str | None:
     if not rules_file:
         return None
-    path = Path(rules_file).expanduser()
     try:
-        loaded = _load_rules(str(path), path.stat().st_mtime)
-    except OSError:
+        return str(Path(rules_file).expanduser())
+    except RuntimeError:  # `~` with no home directory to stand for
         return None
-    text = loaded.rules.get(number)
+
+
+async def load_rules(rules_file: str | None) -> None:
+    """Reads the rules file named by the settings into memory, off the event loop, when
+    it is not there yet or has changed; a file that cannot be read is left out."""
+    path = _rules_path(rules_file)
+    if path is None:
+        return
+    stamp = _regular_file_stamp(path)
+    known = _loaded_rules.get(path)
+    if stamp is None or (known is not None and known[0] == stamp):
+        return
+    try:
+        text = await asyncio.wait_for(
+            asyncio.to_thread(_read_rules_file, path), timeout=RULES_READ_SECONDS
+        )
+    except (OSError, TimeoutError, ValueError):
+        return
+    if text is not None:
+        if len(_loaded_rules) >= 4:
+            _loaded_rules.clear()
+        _loaded_rules[path] = (stamp, _parse_rules(text))
+
+
+def rule_text(rules_file: str | None, number: str) -> str | None:
+    """The rule's text from the file `load_rules` read; never reads a file itself."""
+    path = _rules_path(rules_file)
+    if path is None:
+        return None
+    known = _loaded_rules.get(path)
+    if known is None or known[0] != _regular_file_stamp(path):
+        return None
+    text = known[1].rules.get(number)
     return f"**CR {number}**\n\n{text}" if text else None
 
 
@@ -369,7 +440,7 @@ def hover_markdown(
     sections: list[str] = []
     if parsed.comment is not None and parsed.comment.contains(column):
         number = cr_number_at(text, parsed.comment, column)
-        found = rule_text(settings.rules_file, number) if number else None
+        found = rule_text(document.rules_file(settings), number) if number else None
         if found:
             sections.append(found)
     else:
@@ -427,9 +498,13 @@ def _named_object(statement: t.Statement, token: t.Token) -> int | None:
 
 def register(server: MtgrServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
-    def hover(params: types.HoverParams) -> types.Hover | None:
+    async def hover(params: types.HoverParams) -> types.Hover | None:
         document = server.session.get(params.text_document.uri)
         if document is None:
+            return None
+        await load_rules(server.session.settings.rules_file)
+        document = server.session.get(params.text_document.uri)
+        if document is None:  # closed while the rules were read
             return None
         line, column = document.to_column_position(params.position)
         markdown = hover_markdown(document, server.session.settings, line, column)

@@ -8,8 +8,6 @@ no tokens; a lexical scan finds their `#N` so that a rename does not skip them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -17,40 +15,20 @@ from pygls.exceptions import JsonRpcException
 
 from mtgr.server.features.symbols import block_range, blocks, walk_blocks
 from mtgr.syntax import tree as t
-from mtgr.syntax.parser import MAX_NUMBER_DIGITS, split_comment
+from mtgr.syntax.occurrences import Occurrence, occurrences_in_line
+from mtgr.syntax.parser import MAX_NUMBER_DIGITS
 
 if TYPE_CHECKING:
     from mtgr.server.app import MtgrServer
     from mtgr.server.session import OpenDocument
 
-_OBJECT = re.compile(r'"(?:[^"\\]|\\.)*"?|(?<![\w#])#([0-9]+)(?![\w#])')
 _NEW_NUMBER = re.compile(rf"#?([0-9]{{1,{MAX_NUMBER_DIGITS}}})")
-
-
-@dataclass(frozen=True, slots=True)
-class Occurrence:
-    line: int
-    span: t.Span
-    number: int
 
 
 class RenameRefused(JsonRpcException):
     """A rename the user must correct: the reply is an error with a clear message."""
 
     CODE = types.LSPErrorCodes.RequestFailed
-
-
-def occurrences_in_line(text: str, parsed: t.ParsedLine, line: int) -> Iterator[Occurrence]:
-    if parsed.error is None:
-        for token in parsed.tokens:
-            if token.kind is t.TokenKind.OBJECT:
-                raw = text[token.span.start + 1 : token.span.end]
-                yield Occurrence(line, token.span, int(raw))
-        return
-    _start, end, _comment = split_comment(text)
-    for match in _OBJECT.finditer(text, 0, end):
-        if match.group(1) is not None and len(match.group(1)) <= MAX_NUMBER_DIGITS:
-            yield Occurrence(line, t.Span(match.start(), match.end()), int(match.group(1)))
 
 
 def occurrences(document: OpenDocument, number: int | None = None) -> list[Occurrence]:

@@ -1,0 +1,86 @@
+"""What the tools know about a card, and the protocol through which they ask for one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """One face of a card; a card with one face has one (Scryfall's card_faces, or the card)."""
+
+    name: str
+    mana_cost: str = ""
+    type_line: str = ""
+    oracle_text: str = ""
+    power: str | None = None
+    toughness: str | None = None
+    loyalty: str | None = None
+    # worked out once: the rules ask on every line
+    _types: frozenset[str] = field(init=False, repr=False, compare=False)
+    _folded_text: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_types", frozenset(self.type_line.partition("—")[0].split()))
+        object.__setattr__(self, "_folded_text", self.oracle_text.casefold())
+
+    def types(self) -> frozenset[str]:
+        """The supertypes and card types (the words before the dash of the type line)."""
+        return self._types
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    name: str  # the Oracle name; both faces joined by " // " for a card with two
+    layout: str
+    faces: tuple[Face, ...]
+    keywords: tuple[str, ...] = ()
+    scryfall_uri: str | None = None
+
+    @property
+    def front(self) -> Face:
+        return self.faces[0]
+
+    def any_face_has_type(self, card_type: str) -> bool:
+        return any(card_type in face.types() for face in self.faces)
+
+    def every_face_has_type(self, card_type: str) -> bool:
+        return all(card_type in face.types() for face in self.faces)
+
+    def has_keyword(self, keyword: str) -> bool:
+        keyword = keyword.casefold()
+        return any(k.casefold() == keyword for k in self.keywords)
+
+    def text_mentions(self, words: str) -> bool:
+        words = words.casefold()
+        return any(words in face._folded_text for face in self.faces)
+
+
+def card_data(card: Card) -> dict[str, object]:
+    """A card as plain data (what an index stores), without what is worked out from it."""
+    return {
+        "name": card.name,
+        "layout": card.layout,
+        "faces": [
+            {f.name: getattr(face, f.name) for f in fields(Face) if f.init} for face in card.faces
+        ],
+        "keywords": list(card.keywords),
+        "scryfall_uri": card.scryfall_uri,
+    }
+
+
+class CardIndex(Protocol):
+    """Where the rules, the command line and the server find cards by the names players write."""
+
+    def lookup(self, name: str) -> Card | None:
+        """The card with this name or the name of one of its faces; case and accents ignored."""
+        ...
+
+    def search(self, text: str, limit: int) -> list[str]:
+        """Card names for what has been typed so far: prefix matches first, then fuzzy ones."""
+        ...
+
+    def close_names(self, name: str, limit: int) -> list[str]:
+        """The known names closest to a name the index does not know (for "did you mean")."""
+        ...

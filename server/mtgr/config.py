@@ -1,0 +1,215 @@
+"""The project's settings file, so severities and excludes are written once for the command
+line, every editor and CI.
+
+`mtgr.toml` (keys at the top level) or `[tool.mtgr]` in `pyproject.toml`, the nearest one
+found walking up from the checked file; in one folder `mtgr.toml` wins, and a
+`pyproject.toml` without `[tool.mtgr]` is passed over (as ruff does). Keys:
+
+    severity = { N107 = "off", D801 = "warning" }   # a code's level, or off
+    exclude = ["drafts/", "*.tmp.mtgr"]             # gitignore patterns, from this folder
+    rules-file = "rules/MagicCompRules.txt"         # the CR text hover quotes from
+
+Nothing in it stops checking: an unknown key or code, a wrong value or TOML that does not
+parse is a warning with the file and line, and the rest of the file still counts.
+"""
+
+from __future__ import annotations
+
+import re
+import stat
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pathspec
+
+from mtgr.rules.registry import Severity, rule
+
+CONFIG_FILES = ("mtgr.toml", "pyproject.toml")
+MAX_BYTES = 1 << 20  # a settings file is small: a larger one is not read
+KNOWN_KEYS = ("severity", "exclude", "rules-file")
+LEVELS = (*(level.value for level in Severity), "off")
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigWarning:
+    path: Path
+    line: int  # from 1
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Config:
+    """What a settings file says; `Config()` when there is none."""
+
+    path: Path | None = None
+    severity: dict[str, Severity | None] = field(default_factory=dict)
+    exclude: tuple[str, ...] = ()
+    rules_file: Path | None = None
+    warnings: tuple[ConfigWarning, ...] = ()
+
+    def excludes(self, path: Path) -> bool:
+        """Whether a path (a folder ends in "/") under the file's folder is excluded."""
+        if self.path is None or not self.exclude:
+            return False
+        try:
+            relative = path.absolute().relative_to(self.path.parent.absolute())
+        except ValueError:
+            return False
+        name = relative.as_posix() + ("/" if path.is_dir() else "")
+        return _spec(self.exclude).match_file(name)
+
+
+def _spec(patterns: tuple[str, ...]) -> pathspec.PathSpec:
+    return pathspec.GitIgnoreSpec.from_lines(patterns)
+
+
+def find(start: Path) -> Path | None:
+    """The nearest settings file in the folder of `start` (or `start` itself, a folder) and
+    above it."""
+    folder = start if start.is_dir() else start.parent
+    for candidate in (folder.absolute(), *folder.absolute().parents):
+        for name in CONFIG_FILES:
+            path = candidate / name
+            if path.is_file() and (name != "pyproject.toml" or _has_tool_mtgr(path)):
+                return path
+    return None
+
+
+def _has_tool_mtgr(path: Path) -> bool:
+    try:
+        text = _read(path)
+    except (OSError, ValueError):
+        return False
+    return re.search(r"^\s*\[\s*tool\s*\.\s*mtgr\s*[.\]]", text, re.MULTILINE) is not None
+
+
+def load(path: Path) -> Config:
+    """The settings in one file, with a warning (file and line) for what is not understood."""
+    warnings: list[ConfigWarning] = []
+    try:
+        text = _read(path)
+    except (OSError, ValueError) as error:  # ValueError: not UTF-8, not a small regular file
+        return Config(path, warnings=(ConfigWarning(path, 1, f"cannot be read: {error}"),))
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        line = int(match.group(1)) if (match := re.search(r"line (\d+)", str(error))) else 1
+        message = f"not valid TOML ({error}); its settings are ignored"
+        return Config(path, warnings=(ConfigWarning(path, line, message),))
+    prefix: tuple[str, ...] = ()
+    if path.name == "pyproject.toml":
+        tool = data.get("tool", {})
+        data = tool.get("mtgr", {}) if isinstance(tool, dict) else {}
+        prefix = ("tool", "mtgr")
+    lines = _KeyLines(text, prefix)
+
+    def warn(message: str, *keys: str) -> None:
+        warnings.append(ConfigWarning(path, lines.find(*keys), message))
+
+    severity: dict[str, Severity | None] = {}
+    raw_severity = data.get("severity", {})
+    if not isinstance(raw_severity, dict):
+        warn("`severity` must be a table of CODE = LEVEL", "severity")
+        raw_severity = {}
+    for code, level in raw_severity.items():
+        if rule(code) is None:
+            warn(f"unknown code {code!r} in `severity` (see `mtgr rules`)", "severity", code)
+        elif level not in LEVELS:
+            warn(f"`{code}` must be one of {', '.join(LEVELS)}, not {level!r}", "severity", code)
+        else:
+            severity[code] = None if level == "off" else Severity(level)
+    exclude = data.get("exclude", [])
+    if not isinstance(exclude, list) or not all(isinstance(p, str) for p in exclude):
+        warn("`exclude` must be a list of gitignore-style patterns", "exclude")
+        exclude = []
+    rules_file = data.get("rules-file")
+    if rules_file is not None and not isinstance(rules_file, str):
+        warn("`rules-file` must be a path", "rules-file")
+        rules_file = None
+    for key in data:
+        if key not in KNOWN_KEYS:
+            warn(f"unknown key {key!r} (known: {', '.join(KNOWN_KEYS)})", key)
+    return Config(
+        path,
+        severity,
+        tuple(exclude),
+        (path.parent / rules_file) if rules_file else None,
+        tuple(warnings),
+    )
+
+
+def _read(path: Path) -> str:
+    """A regular file's text, at most MAX_BYTES: never a device, a pipe or a huge file."""
+    status = path.stat()  # before opening: opening a FIFO would block
+    if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_BYTES:
+        raise ValueError(f"not a regular file of at most {MAX_BYTES:,} bytes")
+    with path.open("rb") as handle:
+        return handle.read(MAX_BYTES).decode("utf-8")
+
+
+class _KeyLines:
+    """The line of a key in the file's text: tomllib gives values, never places."""
+
+    def __init__(self, text: str, prefix: tuple[str, ...]) -> None:
+        self.lines = text.splitlines()
+        self.prefix = prefix
+
+    def find(self, *keys: str) -> int:
+        """The line that sets the last key, searched in the table the keys before it name
+        (`[tool.mtgr.severity]`, or `severity = {...}` / `severity.CODE =` in the parent);
+        else the closest table's header; else line 1."""
+        found = self._table(self.prefix) or 1
+        for depth in range(1, len(keys) + 1):
+            table, key = (*self.prefix, *keys[: depth - 1]), keys[depth - 1]
+            line = self._key_in(table, key)
+            if line is None:
+                line = self._table((*table, key))
+            if line is None:
+                return found
+            found = line
+        return found
+
+    def _table(self, table: tuple[str, ...]) -> int | None:
+        if not table:
+            return None
+        header = re.compile(r"^\s*\[\s*" + r"\s*\.\s*".join(map(_key_pattern, table)) + r"\s*\]")
+        for number, line in enumerate(self.lines, 1):
+            if header.match(line):
+                return number
+        return None
+
+    def _key_in(self, table: tuple[str, ...], key: str) -> int | None:
+        """`key =` in the table's own section, `key = ` inside an inline table on the
+        parent's line, or a dotted `parent.key =`."""
+        start = self._table(table) if table else 0
+        if start is None and table:
+            parent = self._key_in(table[:-1], table[-1])
+            if parent is None:
+                return None
+            inline = re.compile(r"[{,]\s*" + _key_pattern(key) + r"\s*=")
+            for number in range(parent, len(self.lines) + 1):
+                if inline.search(self.lines[number - 1]):
+                    return number
+                if "}" in self.lines[number - 1]:
+                    break
+            return None
+        assignment = re.compile(r"^\s*" + _key_pattern(key) + r"\s*=")
+        dotted = re.compile(
+            r"^\s*" + r"\s*\.\s*".join(map(_key_pattern, (*table[-1:], key))) + r"\s*="
+        )
+        for number in range((start or 0) + 1, len(self.lines) + 1):
+            line = self.lines[number - 1]
+            if re.match(r"^\s*\[", line):
+                break
+            if assignment.match(line) or (table and dotted.match(line)):
+                return number
+        return None
+
+
+def _key_pattern(key: str) -> str:
+    escaped = re.escape(key)
+    return rf"(?:{escaped}|\"{escaped}\"|'{escaped}')"

@@ -1,0 +1,34 @@
+"""What the card-aware rules (the A1xx codes) ask about the cards in play.
+
+A printed characteristic is only where a rule starts: effects, other permanents and the
+card's own abilities can give an object haste, flash or a creature type. A card-aware rule
+therefore stays silent whenever something the lines show could have changed what it reads:
+a lasting effect on the object or on no object in particular, or a permanent (the object
+itself included) whose Oracle text mentions the quality (decision 0050 item 3).
+"""
+
+from __future__ import annotations
+
+from mtgr.rules.context import Context
+from mtgr.rules.state import GameObject
+
+
+def could_be_given(
+    ctx: Context, obj: GameObject, phrases: tuple[str, ...], any_effect_on_it: bool = False
+) -> bool:
+    """Whether the object's own text, a recorded effect or a permanent on the battlefield
+    mentions one of the phrases (casefolded), so that it may have the quality they name;
+    with `any_effect_on_it`, every lasting effect on the object counts."""
+    for effect in ctx.state.effects:
+        if effect.on in (None, obj.number) or effect.source == obj.number:
+            if any_effect_on_it and effect.on == obj.number:
+                return True
+            text = effect.text.casefold()
+            if any(phrase in text for phrase in phrases):
+                return True
+    others = [obj, *(o for o in ctx.state.objects.values() if o.zone == "battlefield")]
+    for other in others:
+        card = ctx.card(other)
+        if card is not None and any(card.text_mentions(phrase) for phrase in phrases):
+            return True
+    return False

@@ -1,0 +1,84 @@
+"""A creature attacks in the turn it entered the battlefield, without haste.
+
+## What it flags
+An `attack` line for a creature card that the lines show entering the battlefield in this
+same turn, when its card has no haste and nothing the lines show could give it haste (its
+own text, as with dash; a lasting effect; a permanent whose text mentions haste). Silent
+without a card index, for tokens, for objects whose arrival the lines do not show (a
+keyframe, a recording that starts late), and after a change of control (the spells that
+change control for a turn give haste, and the `control` line does not say which text).
+
+Reads: `keywords` and `oracle_text` of the attacker, and the `oracle_text` of the other
+permanents on the battlefield.
+
+## Why
+A creature can attack only if it has been under its controller's control continuously
+since their most recent turn began, unless it has haste (CR 302.6, 508.1a, 702.10b).
+
+## Example
+```mtgr
+phase main
+#5 "Tarmogoyf" cast
+#5 resolve -> battlefield
+phase combat
+step beginning-of-combat
+step declare-attackers
+#5 attack "Bob"
+```
+
+## Use instead
+```mtgr
+phase main
+#5 "Goblin Guide" cast
+#5 resolve -> battlefield
+phase combat
+step beginning-of-combat
+step declare-attackers
+#5 attack "Bob"
+```
+
+## Rules basis
+- Decision 0012 item 1, decision 0050 item 3.
+- CR 302.6: "A creature can't attack unless it has been under its controller's control continuously since their most recent turn began."
+- CR 508.1a: "each one must either have haste or have been controlled by the active player continuously since the turn began."
+- CR 702.10b: "If a creature has haste, it can attack even if it hasn't been controlled by its controller continuously since their most recent turn began."
+"""
+
+from __future__ import annotations
+
+from mtgr.rules.card_facts import could_be_given
+from mtgr.rules.context import Context
+from mtgr.rules.registry import Severity, define
+from mtgr.syntax import tree as t
+
+RULE = define(
+    "A104",
+    "Attack by a creature with summoning sickness",
+    severity=Severity.ERROR,
+    decisions=("0012.1", "0050.3"),
+    cr=("302.6", "508.1a", "702.10b"),
+    doc=__doc__,
+)
+
+
+@RULE.on(t.Attack)
+def check(ctx: Context, statement: t.Statement) -> None:
+    assert isinstance(statement, t.Attack)
+    state = ctx.state
+    obj = state.obj(statement.subject.number)
+    if obj is None or obj.zone != "battlefield" or obj.controlled_since is None:
+        return
+    if obj.controlled_since != state.turn.line:
+        return
+    card = ctx.card(obj, statement.name)
+    if card is None or not card.any_face_has_type("Creature") or card.has_keyword("Haste"):
+        return
+    if could_be_given(ctx, obj, ("haste",)):
+        return
+    ctx.report(
+        RULE,
+        f"{obj.label()} entered the battlefield this turn and has no haste, so it cannot "
+        "attack yet (CR 302.6)",
+        statement.verb.span,
+        related=ctx.where(obj),
+    )

@@ -1,0 +1,114 @@
+"""A creature with lethal damage, or with toughness 0 or less, left on the battlefield.
+
+## What it flags
+A turn, phase or step line while a creature card stays on the battlefield that, in the
+step just ending, was dealt damage (the lines' `damage` lines, added up over the turn) at
+least equal to its toughness, or entered with toughness 0 or less: state-based actions
+should have put it into a graveyard (`move battlefield -> graveyard by sba`). Toughness is
+the printed one with its +1/+1 counters. Silent without a card index, for a toughness
+that is not a number (`*`) or differs between a card's faces, and whenever something the
+lines show could change toughness or save it: a lasting effect on it or on no object in
+particular, -1/-1 counters (infect and wither deal damage as counters), a permanent whose
+text gives +N/+N, indestructible or regeneration, or prevents damage.
+
+Reads: the front face's `toughness` and `type_line`, and the `oracle_text` of the
+permanents on the battlefield.
+
+## Why
+State-based actions are checked whenever a player would get priority (CR 704.3): a
+creature with toughness 0 or less is put into its owner's graveyard (CR 704.5f), and one
+with damage marked at least equal to its toughness is destroyed (CR 704.5g). A record
+that goes on with it on the battlefield has lost a line (decision 0012 item 5).
+
+## Example
+```mtgr
+#4 "Lightning Bolt" cast
+#4 target #9
+#4 resolve
+#4 damage 3 -> #9
+step end
+```
+
+## Use instead
+```mtgr
+#4 "Lightning Bolt" cast
+#4 target #9
+#4 resolve
+#4 damage 3 -> #9
+#9 move battlefield -> graveyard as destroy by sba
+step end
+```
+
+## Rules basis
+- Decision 0012 item 5, decision 0050 item 3.
+- CR 704.5f: "If a creature has toughness 0 or less, it's put into its owner's graveyard."
+- CR 704.5g: "If a creature has toughness greater than 0, it has damage marked on it, and the total damage marked on it is greater than or equal to its toughness, that creature has been dealt lethal damage and is destroyed."
+- CR 120.3e: "Damage dealt to a creature by a source with neither wither nor infect causes that much damage to be marked on that creature."
+- CR 704.3: "Whenever a player would get priority (see rule 117, "Timing and Priority"), the game checks for any of the listed conditions for state-based actions, then performs all applicable state-based actions simultaneously as a single event."
+"""
+
+from __future__ import annotations
+
+from mtgr.rules.card_facts import could_be_given
+from mtgr.rules.context import Context
+from mtgr.rules.describe import quiet
+from mtgr.rules.registry import Severity, define
+from mtgr.rules.state import Stage
+from mtgr.syntax import tree as t
+
+RULE = define(
+    "A108",
+    "Creature with lethal damage or no toughness left on the battlefield",
+    severity=Severity.ERROR,
+    decisions=("0012.5", "0050.3"),
+    cr=("704.5f", "704.5g", "120.3e", "704.3"),
+    doc=__doc__,
+)
+
+# Oracle text that can change toughness, or keep a damaged creature on the battlefield.
+SAVES_IT = ("get +", "gets +", "indestructible", "regenerate", "toughness", "prevent")
+
+
+@RULE.on(t.Turn, t.PhaseOrStep)
+def check(ctx: Context, statement: t.Statement) -> None:
+    state = ctx.state
+    if ctx.cards is None or quiet(ctx) or state.stage is not Stage.PLAYING:
+        return
+    for obj in sorted(state.objects.values(), key=lambda o: o.number):
+        if obj.zone != "battlefield":
+            continue
+        damage = obj.damage
+        marked_now = damage is not None and damage.moment == state.moment
+        entered_now = obj.entered_moment == state.moment
+        if not (marked_now or entered_now) or obj.counter("-1/-1"):
+            continue
+        card = ctx.card(obj)
+        if card is None or "Creature" not in card.front.types():
+            continue
+        printed = card.front.toughness
+        if printed is None or not printed.lstrip("-").isdigit():
+            continue
+        if any(face.toughness != printed for face in card.faces):
+            continue  # a two-faced card: which face is up, the lines do not say
+        toughness = int(printed) + obj.counter("+1/+1")
+        if toughness <= 0 and entered_now:
+            problem = (
+                f"its toughness is {toughness}, so it goes to its owner's graveyard (CR 704.5f)"
+            )
+        elif marked_now and damage is not None and 0 < toughness <= damage.amount:
+            problem = (
+                f"it has {damage.amount} damage marked this turn and toughness {toughness}, "
+                "so it is destroyed (CR 704.5g)"
+            )
+        else:
+            continue
+        if card.has_keyword("Indestructible") or could_be_given(
+            ctx, obj, SAVES_IT, any_effect_on_it=True
+        ):
+            continue
+        ctx.report(
+            RULE,
+            f"{obj.label()} is still on the battlefield, but {problem}; state-based actions "
+            "come before this line: `move battlefield -> graveyard by sba`",
+            related=ctx.where(obj),
+        )

@@ -1,0 +1,248 @@
+"""The server's read loop, in place of pygls's: frames (framing.py) and messages
+(envelope.py) are read on a thread of their own and handed to the event loop, where the
+LSP lifecycle is enforced before pygls dispatches a message.
+
+Why a thread: the client's end of input must be noticed while the event loop is busy (a
+long first check), so the server exits within `EXIT_GRACE_SECONDS` of losing its client.
+Why our own loop: pygls's stops answering after one malformed header and cannot be told
+to refuse a huge frame; it has no hook for either (only the streams can be passed in).
+
+Lifecycle (LSP 3.17, "initialize", "shutdown"): before `initialize` a request gets -32002
+ServerNotInitialized and a notification other than `exit` is dropped; a second
+`initialize` and every request after `shutdown` get -32600 InvalidRequest; after
+`shutdown` only `exit` is taken. A notification method sent with an id is, to JSON-RPC
+2.0, a request for a method the server does not have: -32601 Method not found, and it is
+not run. A request method sent without an id is a notification, which JSON-RPC never
+answers: it is logged and dropped. Params that do not fit the method: -32602.
+Everything the server could not read or refused is logged to stderr and, once
+initialized, to the client's log (window/logMessage).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import functools
+import json
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from lsprotocol import types
+from pygls.io_ import StdoutWriter
+from pygls.lsp.server import LanguageServer
+
+from mtgr.server.envelope import (
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    PARSE_ERROR,
+    SERVER_NOT_INITIALIZED,
+    Incoming,
+    Kind,
+    Rejected,
+    decode,
+)
+from mtgr.server.framing import Fault, Frame, FrameReader
+
+logger = logging.getLogger(__name__)
+
+EXIT_GRACE_SECONDS = 1.0
+
+
+class Stage(enum.Enum):
+    WAITING = "waiting for initialize"
+    RUNNING = "running"
+    SHUT_DOWN = "shut down"
+
+
+@functools.cache
+def is_notification_method(method: str) -> bool:
+    """An LSP method that is only ever a notification (its message has no id)."""
+    message_type = types.METHOD_TO_TYPES.get(method, (None,))[0]
+    fields = getattr(message_type, "__attrs_attrs__", None)
+    return fields is not None and not any(field.name == "id" for field in fields)
+
+
+@functools.cache
+def is_request_method(method: str) -> bool:
+    return method in types.METHOD_TO_TYPES and not is_notification_method(method)
+
+
+class Transport:
+    """Serves one connection: `read_chunk(n)` blocks for input (b"" at its end), `writer`
+    takes pygls's framed output."""
+
+    def __init__(
+        self, server: LanguageServer, read_chunk: Callable[[int], bytes], writer: Any
+    ) -> None:
+        self.server = server
+        self.protocol = server.protocol
+        self.stage = Stage.WAITING
+        self._frames = FrameReader(read_chunk)
+        self._writer = writer
+
+    def serve(self) -> None:
+        """Returns at end of input; `exit` ends it with SystemExit, as in pygls."""
+        try:
+            asyncio.run(self._main())
+        finally:
+            self.server.shutdown()
+
+    async def _main(self) -> None:
+        loop = asyncio.get_running_loop()
+        inbox: asyncio.Queue[Incoming | Rejected | Fault | None] = asyncio.Queue()
+        self.protocol.set_writer(self._writer)
+        reader = threading.Thread(
+            target=self._read, args=(loop, inbox), name="mtgr-read", daemon=True
+        )
+        reader.start()
+        while (item := await inbox.get()) is not None:
+            self._receive(item)
+            await asyncio.sleep(0)  # a handler's task takes its first step before the next message
+
+    # -- the reading thread
+    def _read(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        inbox: asyncio.Queue[Incoming | Rejected | Fault | None],
+    ) -> None:
+        while True:
+            try:
+                item = self._frames.next()
+            except OSError as error:
+                logger.error("reading the client's input failed: %s", error)
+                item = None
+            if item is None:
+                break
+            outcome = item if isinstance(item, Fault) else self._decode(item)
+            if not _post(loop, inbox.put_nowait, outcome):
+                return  # the loop has ended (exit)
+        _post(loop, inbox.put_nowait, None)
+        # a busy event loop may not get to the end for a long time: the client is gone
+        time.sleep(EXIT_GRACE_SECONDS)
+        logger.error("the client's input ended while the server was busy: exiting")
+        os._exit(0 if self.stage is Stage.SHUT_DOWN else 1)
+
+    def _decode(self, frame: Frame) -> Incoming | Rejected:
+        decoded = decode(frame.body)
+        if isinstance(decoded, Rejected) and decoded.code == PARSE_ERROR:
+            # a Content-Length too long swallows the frames after it: read them again
+            self._frames.take_back_after(frame.body)
+        return decoded
+
+    # -- the event loop
+    def _receive(self, outcome: Incoming | Rejected | Fault) -> None:
+        if isinstance(outcome, Fault):
+            self._log(f"an unreadable frame: {outcome.reason}")
+        elif isinstance(outcome, Rejected):
+            self._reject(outcome)
+        elif outcome.kind is Kind.REQUEST:
+            self._request(outcome)
+        elif outcome.kind is Kind.NOTIFICATION:
+            self._notification(outcome)
+        else:
+            self._dispatch(outcome)
+
+    def _request(self, message: Incoming) -> None:
+        method = message.method or ""
+        refusal = None
+        if self.stage is Stage.WAITING and method != types.INITIALIZE:
+            refusal = Rejected(SERVER_NOT_INITIALIZED, "the server is not initialized yet")
+        elif self.stage is Stage.SHUT_DOWN:
+            refusal = Rejected(INVALID_REQUEST, "the server is shut down: only exit is taken")
+        elif self.stage is Stage.RUNNING and method == types.INITIALIZE:
+            refusal = Rejected(INVALID_REQUEST, "initialize may be sent only once")
+        elif is_notification_method(method):
+            refusal = Rejected(
+                METHOD_NOT_FOUND, f"{method} is a notification: send it without an id"
+            )
+        if refusal is not None:
+            self._reject(Rejected(refusal.code, refusal.message, message.id))
+            return
+        if not self._dispatch(message):
+            return
+        if method == types.INITIALIZE:
+            self.stage = Stage.RUNNING
+        elif method == types.SHUTDOWN:
+            self.stage = Stage.SHUT_DOWN
+
+    def _notification(self, message: Incoming) -> None:
+        method = message.method or ""
+        if method != types.EXIT:
+            if self.stage is not Stage.RUNNING:
+                self._log(f"dropped {method}: the server is {self.stage.value}")
+                return
+            if is_request_method(method):
+                self._log(f"dropped {method}: a request needs an id")
+                return
+        self._dispatch(message)
+
+    def _dispatch(self, message: Incoming) -> bool:
+        """Types the message and hands it to pygls; False when its params do not fit."""
+        try:
+            structured = self.protocol.structure_message(message.data)
+        except Exception as error:
+            refusal = f"{message.method}: params that do not fit the method ({error!r})"
+            if message.kind is Kind.REQUEST:
+                self._reject(Rejected(INVALID_PARAMS, f"Invalid params: {refusal}", message.id))
+            else:
+                self._log(f"dropped {refusal}")
+            return False
+        self.protocol.handle_message(structured)
+        return True
+
+    def _reject(self, rejected: Rejected) -> None:
+        self._log(f"refused a message ({rejected.code}): {rejected.message}")
+        if rejected.answer:
+            body = json.dumps(rejected.response()).encode("utf-8")
+            self._writer.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+
+    def _log(self, text: str) -> None:
+        logger.warning("%s", text)
+        if self.stage is Stage.RUNNING:
+            self.server.window_log_message(
+                types.LogMessageParams(type=types.MessageType.Warning, message=f"mtgr: {text}")
+            )
+
+
+def _post(loop: asyncio.AbstractEventLoop, callback: Callable[..., None], *args: Any) -> bool:
+    try:
+        loop.call_soon_threadsafe(callback, *args)
+    except RuntimeError:  # the loop is closed
+        return False
+    return True
+
+
+def serve_stdio(server: LanguageServer) -> None:
+    """Reads the raw descriptor, not sys.stdin's buffer: a daemon thread blocked in the
+    buffer's lock at exit would abort the interpreter."""
+    import sys
+
+    fd = sys.stdin.fileno()
+    Transport(server, lambda size: os.read(fd, size), StdoutWriter(sys.stdout.buffer)).serve()
+
+
+def serve_tcp(server: LanguageServer, host: str, port: int) -> None:
+    """One client over TCP (for debugging), read the same way."""
+    import socket
+
+    with socket.create_server((host, port)) as listener:
+        logger.info("listening on %s:%d", host, port)
+        connection, _ = listener.accept()
+        with connection:
+            Transport(server, connection.recv, _SocketWriter(connection)).serve()
+
+
+class _SocketWriter:
+    def __init__(self, connection: Any) -> None:
+        self._connection = connection
+
+    def write(self, data: bytes) -> None:
+        self._connection.sendall(data)
+
+    def close(self) -> None:
+        self._connection.close()

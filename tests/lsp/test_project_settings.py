@@ -1,0 +1,114 @@
+"""The server reads the project settings file nearest each document (mtgr.toml, or
+[tool.mtgr] in pyproject.toml); the editor's settings override it; a change to the file,
+told by workspace/didChangeWatchedFiles, re-checks the open documents; unknown codes in
+the editor's severity setting are a warning, not silently dropped."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+from mtgr.server.session import SETTINGS_FILE_CHECK_SECONDS
+
+TEXT = (
+    'mtgr 0.4\nplayer "Alice"\nplayer "Bob"\nperspective "Alice"\n'
+    '"Alice" draw #1 "Shock"\n"Alice" draw #2 "Opt"\n#1 cast\n#2 cast\n#1 resolve\n'
+)  # K301 on line 8 (zero-based)
+
+
+@pytest_lsp.fixture(
+    config=ClientServerConfig(server_command=[sys.executable, "-m", "mtgr", "lsp"]),
+)
+async def client(lsp_client: LanguageClient):
+    await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=client_capabilities("visual-studio-code"))
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def _k301(client: LanguageClient, uri: str) -> list[types.DiagnosticSeverity | None]:
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    return [d.severity for d in client.diagnostics[uri] if d.code == "K301"]
+
+
+@pytest.mark.asyncio
+async def test_settings_file_severity_and_its_changes(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    settings = tmp_path / "mtgr.toml"
+    settings.write_text('[severity]\nK301 = "hint"\nfrobnicate = 1\n', encoding="utf-8")
+    record = tmp_path / "games" / "a.mtgr"
+    record.parent.mkdir()
+    record.write_text(TEXT, encoding="utf-8")
+    uri = record.as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="mtgr", version=1, text=TEXT)
+        )
+    )
+    assert await _k301(client, uri) == [types.DiagnosticSeverity.Hint]
+    assert any(
+        f"{settings}:3:" in m.message and m.type == types.MessageType.Warning
+        for m in client.log_messages
+    )
+    settings.write_text('[severity]\nK301 = "off"\n', encoding="utf-8")
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=settings.as_uri(), type=types.FileChangeType.Changed)]
+        )
+    )
+    assert await _k301(client, uri) == []
+    # the editor's setting overrides the file
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"mtgr": {"severity": {"K301": "warning"}}})
+    )
+    assert await _k301(client, uri) == [types.DiagnosticSeverity.Warning]
+
+
+@pytest.mark.asyncio
+async def test_unknown_codes_in_the_editor_settings_are_a_warning(client: LanguageClient) -> None:
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(
+            settings={"mtgr": {"severity": {"N107": "off", "W203": "off"}}}
+        )
+    )
+    for _ in range(200):  # the message comes with no reply to wait for
+        if client.messages:
+            break
+        await asyncio.sleep(0.05)
+    shown = [m for m in client.messages if m.type == types.MessageType.Warning]
+    assert len(shown) == 1 and "W203" in shown[0].message and "N107" not in shown[0].message
+
+
+@pytest.mark.asyncio
+async def test_an_edit_picks_up_a_changed_settings_file(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """For clients that do not report file changes: an edit looks again (at most every
+    SETTINGS_FILE_CHECK_SECONDS)."""
+    settings = tmp_path / "mtgr.toml"
+    settings.write_text('[severity]\nK301 = "hint"\n', encoding="utf-8")
+    record = tmp_path / "a.mtgr"
+    uri = record.as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="mtgr", version=1, text=TEXT)
+        )
+    )
+    assert await _k301(client, uri) == [types.DiagnosticSeverity.Hint]
+    settings.write_text('[severity]\nK301 = "warning"\n', encoding="utf-8")
+    await asyncio.sleep(SETTINGS_FILE_CHECK_SECONDS + 0.2)
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=TEXT + "\n")],
+        )
+    )
+    assert await _k301(client, uri) == [types.DiagnosticSeverity.Warning]
