@@ -182,10 +182,18 @@ class Game:
             elif card.name in (PUMP[0], GROW[0]):
                 self.pump(card, active)
 
-    def pay_to_cast(self, card: Card, cost: str, active: Player) -> bool:
-        if len(self.untapped_lands(active.name)) < cost.count("{"):
+    def can_pay(self, cost: str, active: Player) -> bool:
+        return len(self.untapped_lands(active.name)) >= cost.count("{")
+
+    def pay_to_cast(
+        self, card: Card, cost: str, active: Player, target: Card | None = None
+    ) -> bool:
+        """Casts in the order of CR 601.2 (decision 0045): the cast, its target, the costs."""
+        if not self.can_pay(cost, active):
             return False
         self.emit(f"#{card.number} cast")
+        if target is not None:
+            self.emit(f"#{card.number} target #{target.number}")
         self.pay(card, cost, active.name)
         return True
 
@@ -193,8 +201,8 @@ class Game:
         ability = self.new_number()
         self.emit(f"#{ability} activate of #{land.number}")
         land.zone = "graveyard"
-        self.emit(f"#{land.number} move battlefield -> graveyard as sacrifice by #{ability}")
         self.emit(f'#{ability} pay life 1 by "{active.name}"')
+        self.emit(f"#{land.number} move battlefield -> graveyard as sacrifice by #{ability}")
         active.life -= 1
         self.emit(f'"{active.name}" search library by #{ability}')
         found = Card(self.new_number(), self.rng.choice(["Mountain", "Forest"]), active.name)
@@ -209,10 +217,10 @@ class Game:
     def removal(self, card: Card, active: Player, other: Player) -> None:
         targets = [c for c in self.zone(other.name, "battlefield") if c.power and not c.token]
         cost = next(r[1] for r in REMOVAL if r[0] == card.name)
-        if not targets or not self.pay_to_cast(card, cost, active):
+        if not targets or not self.can_pay(cost, active):
             return
         target = self.rng.choice(targets)
-        self.emit(f"#{card.number} target #{target.number}")
+        self.pay_to_cast(card, cost, active, target)
         self.emit(f"#{card.number} resolve")
         card.zone = "graveyard"
         if card.name == "Lightning Bolt":
@@ -234,10 +242,10 @@ class Game:
 
     def pump(self, card: Card, active: Player) -> None:
         creatures = [c for c in self.zone(active.name, "battlefield") if c.power]
-        if not creatures or not self.pay_to_cast(card, "{G}", active):
+        if not creatures or not self.can_pay("{G}", active):
             return
         target = self.rng.choice(creatures)
-        self.emit(f"#{card.number} target #{target.number}")
+        self.pay_to_cast(card, "{G}", active, target)
         self.emit(f"#{card.number} resolve")
         card.zone = "graveyard"
         if card.name == PUMP[0]:
@@ -266,10 +274,10 @@ class Game:
             self.emit(f'#{card.number} damage {amount} -> "{other.name}"')
             self.emit(f'"{other.name}" life -{amount} by #{card.number}')
             other.life -= amount
-        self.emit("step end-of-combat")
-        if other.life <= 0:
+        if other.life <= 0:  # before anyone gets priority again (decision 0024 item 1)
             self.emit(f'"{other.name}" lose by sba')
             return True
+        self.emit("step end-of-combat")
         self.emit("phase main")
         return False
 

@@ -1,11 +1,13 @@
-"""Writes `syntaxes/mtgr.tmLanguage.json`, the TextMate grammar of `.mtgr` files.
+"""Writes `syntaxes/mtgr.tmLanguage.json`, the TextMate grammar of `.mtgr` files, and the
+same grammar as a property list, `syntaxes/mtgr.tmLanguage` (Sublime Text and TextMate
+read that form, not the JSON).
 
 The word lists (zones, steps, cast modes, ...) come from the line grammar
 `server/mtgr/syntax/mtgr.peg`, the source of truth for the syntax; what each word means
 where, and so its scope, is written here. Run it after changing either:
 
-    python syntaxes/build_grammar.py          # rewrite the JSON
-    python syntaxes/build_grammar.py --check  # exit 1 if the JSON is out of date
+    python syntaxes/build_grammar.py          # rewrite the JSON and the plist
+    python syntaxes/build_grammar.py --check  # exit 1 if either is out of date
 
 TextMate matches one regular expression at a time and remembers nothing between two
 matches on a line, so a token whose meaning depends on the one before it (a player after
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import plistlib
 import re
 import sys
 from dataclasses import dataclass, field
@@ -30,6 +33,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 PEG = ROOT / "server" / "mtgr" / "syntax" / "mtgr.peg"
 OUTPUT = ROOT / "syntaxes" / "mtgr.tmLanguage.json"
+PLIST_OUTPUT = ROOT / "syntaxes" / "mtgr.tmLanguage"
 
 S = ".mtgr"
 
@@ -185,6 +189,11 @@ OBJECT_VERBS = [
     "counters",
     "effect",
     "control",
+    "attach",
+    "unattach",
+    "regenerate",
+    "transform",
+    "convert",
 ]
 PLAYER_VERBS = [
     "draw",
@@ -199,6 +208,10 @@ PLAYER_VERBS = [
     "lose",
     "win",
     "library",
+    "monarch",
+    "initiative",
+    "citys-blessing",
+    "sideboard",
 ]
 STRUCTURE = [
     "mtgr",
@@ -214,9 +227,32 @@ STRUCTURE = [
     "incomplete",
     "keyframe",
     "end",
+    "day",
+    "night",
+    "match",
+    "variant",
+    "judge",
 ]
-OBJECT_KINDS = ["card", "hidden", "token", "copy"]  # after `new`: storage.type.object
-MODIFIERS = ["tapped", "untapped"]  # storage.modifier.<word>
+OBJECT_KINDS = [
+    "card",
+    "hidden",
+    "token",
+    "copy",
+    "commander",
+    "emblem",
+]  # after `new`: storage.type.object
+MODIFIERS = [
+    "tapped",
+    "untapped",
+    "attacking",
+    "blocking",
+    "attached",
+    "phased-out",
+    "deathtouch",
+    "face-down",
+    "face-up",
+    "back",
+]  # storage.modifier.<word>
 KEYWORDS = [
     "of",
     "as",
@@ -229,6 +265,16 @@ KEYWORDS = [
     "life",
     "counters",
     "library",
+    "drawn",
+    "tax",
+    "call",
+    "penalty",
+    "missed-trigger",
+    "time",
+    "turns",
+    "backup",
+    "allow",
+    "owner",
 ]
 CONSTANTS = ["sba", "all"]  # constant.language.<word>
 
@@ -401,7 +447,22 @@ def build(peg_text: str) -> Json:
                 END,
                 cap("", f"(?:{WS}(?:{OBJECT}|{STRING}){END})*", patterns=("object", "player")),
             ),
-            match(START, verb(["attack", "control"]), WS, player(), END),
+            match(START, verb(["attack", "control", "play", "attach"]), WS, player(), END),
+            match(START, tok(f"storage.modifier.attached{S}", "attached"), WS, player(), END),
+            # `#N phase out | in` (decision 0025): on an object line `phase` is phasing
+            match(START, verb(["phase", "turn"]), END),
+            # `#N trigger of monarch | initiative` (decision 0026)
+            match(
+                START,
+                keyword("of"),
+                WS,
+                word(f"constant.language.designation{S}", ["monarch", "initiative"]),
+                END,
+            ),
+            match(START, word(f"storage.modifier.phasing{S}", peg_words(tokens, "phasing")), END),
+            # `attacking "P"` as a permanent enters (decision 0020), `owner "Q"` (0021)
+            match(START, tok(f"storage.modifier.attacking{S}", "attacking"), WS, player(), END),
+            match(START, keyword("owner"), WS, player(), END),
             match(START, verb(["counters"]), WS, signed(), WS, counter_kind(), END),
             # a keyframe entry: `#N battlefield "P" counters 2 +1/+1`
             match(START, keyword("counters"), WS, number(), WS, counter_kind(), END),
@@ -420,8 +481,12 @@ def build(peg_text: str) -> Json:
                 END,
             ),
             match(START, keyword("life"), WS, number(), END),
+            match(START, keyword("tax"), WS, number(), END),  # a commander's tax (0031)
             match(START, verb(OBJECT_VERBS), END),
-            *(match(START, keyword(w), END) for w in ("of", "as", "from", "on", "until", "life")),
+            *(
+                match(START, keyword(w), END)
+                for w in ("of", "as", "from", "on", "until", "life", "tax", "owner")
+            ),
             *(match(START, tok(f"storage.modifier.{w}{S}", w), END) for w in MODIFIERS),
             {"include": "#cause"},
             {"include": "#replacement"},
@@ -440,7 +505,7 @@ def build(peg_text: str) -> Json:
         verb(["new"]),
         END,
         f"(?:{WS}(?:",
-        word(f"storage.type.object{S}", ["card", "token"]),
+        word(f"storage.type.object{S}", ["card", "token", "commander", "emblem"]),
         f"{END}(?:{WS}",
         card(),
         f"{END})?|",
@@ -473,7 +538,17 @@ def build(peg_text: str) -> Json:
             match(START, verb(["draw"]), WS, obj(), END, f"(?:{WS}", card(), f"{END})?"),
             match(
                 START,
-                verb(["search", "shuffle"]),
+                verb(["search"]),
+                WS,
+                word(enum("zone"), peg_words(tokens, "searched_zone")),
+                END,
+                f"(?:{WS}",
+                player(),
+                f"{END})?",
+            ),
+            match(
+                START,
+                verb(["shuffle"]),
                 WS,
                 tok(enum("zone"), "library"),
                 END,
@@ -491,6 +566,21 @@ def build(peg_text: str) -> Json:
                 END,
             ),
             match(START, verb(["roll"]), WS, tok(f"support.type.die{S}", tokens["die"]), END),
+            # sideboarding between games (decision 0030): `sideboard in 2 "Name"`
+            match(
+                START,
+                verb(["sideboard"]),
+                WS,
+                word(f"keyword.other.sideboard{S}", peg_words(tokens, "sideboard_way")),
+                END,
+                f"(?:{WS}",
+                number(),
+                f"{END})?",
+                f"(?:{WS}",
+                card(),
+                f"{END})?",
+            ),
+            {"include": "#deck"},
             match(START, verb(PLAYER_VERBS), END),
             {"include": "#cause"},
             {"include": "#replacement"},
@@ -516,18 +606,71 @@ def build(peg_text: str) -> Json:
             structure_line("mtgr", (tok(f"constant.numeric.version{S}", tokens["version"]),)),
             structure_line("title", (text(),)),
             structure_line("rules", (tok(f"constant.numeric.date{S}", tokens["date"]),)),
+            structure_line("variant", (word(enum("variant"), peg_words(tokens, "variant_name")),)),
             structure_line("player", (player(),), ("deck",)),
+            # a judge's lines (decision 0033): tournament events, not the game's
+            structure_line(
+                "judge",
+                (
+                    word(
+                        f"keyword.other.judge{S}",
+                        ["call", "penalty", "missed-trigger", "time", "backup"],
+                    ),
+                ),
+                ("judge-parts", "cause"),
+            ),
             structure_line(
                 "perspective", ("(?:", player(), "|", tok(f"constant.language.all{S}", "all"), ")")
             ),
             structure_line("start", (player(),), ("cause",)),
-            structure_line("game", (number(),)),
+            structure_line("game", ("(?:", number(), "|", keyword("drawn"), ")"), ("cause",)),
+            structure_line(
+                "match",
+                (
+                    "(?:",
+                    player(),
+                    "|",
+                    keyword("drawn"),
+                    ")",
+                    END,
+                    f"(?:{WS}",
+                    tok(f"constant.numeric.score{S}", tokens["score"]),
+                    f"{END})?",
+                ),
+            ),
             structure_line("turn", (number(), f"(?:{WS}", player(), f"{END})?"), ("cause",)),
             structure_line("phase", (phase,), ("cause",)),
             structure_line("step", (step,), ("cause",)),
             structure_line("incomplete"),
             structure_line("keyframe"),
             structure_line("end"),
+            structure_line("day", (), ("cause",)),  # decision 0026
+            structure_line("night", (), ("cause",)),
+        ]
+    }
+    repo["judge-parts"] = {
+        "patterns": [
+            match(START, word(enum("penalty"), peg_words(tokens, "penalty")), END),
+            match(START, word(enum("remedy"), peg_words(tokens, "remedy")), END),
+            match(START, keyword("turns"), WS, number(), END),
+            match(
+                START,
+                keyword("allow"),
+                END,
+                cap(
+                    "",
+                    f"(?:{WS}{tokens['diagnostic_code']}{END})*",
+                    patterns=("diagnostic-code",),
+                ),
+            ),
+            *(match(START, keyword(w), END) for w in ("turns", "allow")),
+            match(
+                START, tok(f"constant.language.diagnostic-code{S}", tokens["diagnostic_code"]), END
+            ),
+            {"include": "#object"},
+            {"include": "#player"},
+            {"include": "#text"},
+            {"include": "#number"},
         ]
     }
     repo["deck"] = match(START, keyword("deck"), END, f"(?:{WS}", number(), f"{END})?")
@@ -563,18 +706,28 @@ def render(grammar: Json) -> str:
     return json.dumps(grammar, indent=2, ensure_ascii=False) + "\n"
 
 
+def render_plist(grammar: Json) -> str:
+    """The grammar as an XML property list, keys in the JSON's order."""
+    return plistlib.dumps(grammar, sort_keys=False).decode("utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="fail if the JSON is out of date")
+    parser.add_argument("--check", action="store_true", help="fail if an output is out of date")
     args = parser.parse_args(argv)
-    rendered = render(build(PEG.read_text(encoding="utf-8")))
+    grammar = build(PEG.read_text(encoding="utf-8"))
+    outputs = {OUTPUT: render(grammar), PLIST_OUTPUT: render_plist(grammar)}
     if args.check:
-        current = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else ""
-        if current != rendered:
-            print(f"{OUTPUT} is out of date: run python {Path(__file__).relative_to(ROOT)}")
-            return 1
-        return 0
-    OUTPUT.write_text(rendered, encoding="utf-8")
+        stale = [
+            path
+            for path, rendered in outputs.items()
+            if (path.read_text(encoding="utf-8") if path.exists() else "") != rendered
+        ]
+        for path in stale:
+            print(f"{path} is out of date: run python {Path(__file__).relative_to(ROOT)}")
+        return 1 if stale else 0
+    for path, rendered in outputs.items():
+        path.write_text(rendered, encoding="utf-8")
     return 0
 
 

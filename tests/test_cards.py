@@ -67,7 +67,11 @@ def test_both_formats_find_cards_by_any_spelling_and_either_face(source: Path) -
 
 def test_search_offers_prefixes_then_word_starts_then_misspelt_starts() -> None:
     index = open_index(SCRYFALL)
-    assert index.search("Lightning", 10)[:2] == ["Lightning Bolt", "Lightning Helix"]
+    assert index.search("Lightning", 10)[:3] == [
+        "Lightning Bolt",
+        "Lightning Greaves",
+        "Lightning Helix",
+    ]
     assert "Burst Lightning" in index.search("lightning", 10)
     assert "Lightning Bolt" in index.search("lig bo", 10)
     assert "Lightning Bolt" in index.search("Ligthning", 10)

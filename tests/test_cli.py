@@ -149,3 +149,16 @@ def test_allow_silences_a_checker_code_but_never_a_syntax_error() -> None:
 
     text = CLEAN + "#9 tap by #1   // allow O201\n#1 movee hand -> exile   // allow S001\n"
     assert [(d.line, d.code) for d in check_text(text)] == [(7, "S001")]
+
+
+def test_state_shows_commander_damage_and_players_who_left(capsys) -> None:
+    path = ROOT / "examples" / "commander-four-players.mtgr"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    loss = lines.index(
+        '"Carol" lose by sba // 21 combat damage from one commander (CR 903.10a, 704.6c)'
+    )
+    code, out, _ = run(capsys, "state", f"{path}:{loss}")
+    assert code == 0
+    assert "Carol: life 19, 21 commander damage from #3," in out
+    code, out, _ = run(capsys, "state", f"{path}:{loss + 1}")
+    assert "Carol: life 19, 21 commander damage from #3, hand 0" in out and "(lost)" in out

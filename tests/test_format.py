@@ -123,7 +123,7 @@ def causes(draw: st.DrawFn) -> list[str]:
 def statements(draw: st.DrawFn) -> list[str]:
     subject = _obj(draw(NUM))
     player = _q(draw(PLAYERS))
-    form = draw(st.integers(min_value=0, max_value=17))
+    form = draw(st.integers(min_value=0, max_value=24))
     if form == 0:
         return [subject, "new", "card", _q(draw(NAMES)), *draw(places()), *draw(causes())]
     if form == 1:
@@ -170,6 +170,25 @@ def statements(draw: st.DrawFn) -> list[str]:
         return ["turn", draw(NUM), player, *draw(causes())]
     if form == 16:
         return ["step", draw(st.sampled_from(["untap", "draw", "combat-damage", "cleanup"]))]
+    if form == 17:  # decision 0030: sideboarding, a drawn game, the match result
+        way = draw(
+            st.sampled_from([[], ["in", _q(draw(NAMES))], ["out", draw(NUM), _q(draw(NAMES))]])
+        )
+        return [player, "sideboard", *way]
+    if form == 18:
+        return ["game", "drawn", *draw(causes())]
+    if form == 20:  # decision 0031: commanders and their tax
+        return [subject, "new", "commander", _q(draw(NAMES)), "command", player]
+    if form == 21:
+        return [subject, "cast", "from", "command", "tax", draw(NUM), *draw(causes())]
+    if form == 22:  # decision 0033: a judge's lines
+        penalty = draw(st.sampled_from(["warning", "game-loss", "match-loss"]))
+        return ["judge", "penalty", player, penalty, _q(draw(NAMES)), "allow", "D804", "K302"]
+    if form == 23:
+        return ["judge", "missed-trigger", subject, draw(st.sampled_from(["added", "skipped"]))]
+    if form == 19:
+        score = "-".join(draw(st.lists(NUM, min_size=2, max_size=3)))
+        return ["match", draw(st.sampled_from([player, "drawn"])), score]
     return [draw(st.sampled_from(["keyframe", "end", "incomplete"]))]
 
 

@@ -64,6 +64,35 @@ step draw
 "Bob" draw #16
 phase main
 #2 "Counterspell" cast
+#2 resolve
+"Alice" concede
+game 2
+"Alice" sideboard in 2 "Duress"
+"Alice" sideboard out 2 "Lava Spike"
+"Bob" sideboard
+start "Alice" by "Alice"
+"Alice" draw #20 "Mountain"
+"Alice" draw #21 "Lightning Bolt"
+"Alice" draw #22 "Goblin Guide"
+"Alice" draw #23 "Mountain"
+"Alice" draw #24 "Lava Spike"
+"Alice" draw #25 "Monastery Swiftspear"
+"Alice" draw #26 "Rift Bolt"
+"Bob" draw #27
+"Bob" draw #28
+"Bob" draw #29
+"Bob" draw #30
+"Bob" draw #31
+"Bob" draw #32
+"Bob" draw #33
+"Alice" keep
+"Bob" keep
+turn 1 "Alice"
+game drawn
+game 3
+start "Bob" by "Alice"
+"Bob" concede
+match drawn 1-1-1
 """
 
 CARDS = open_index(Path(__file__).parent / "cards" / "scryfall-oracle-cards.json")
@@ -88,11 +117,82 @@ SNIPPETS = [
     "#9 play\n",
     '#17 "Lightnig Bolt" cast\n',
     '#10 cast\n#10 resolve -> battlefield\n#10 attack "Bob"\n',
+    "game 2\n",
+    "game drawn\n",
+    '"Bob" concede\n',
+    '"Alice" sideboard in "Duress"\n',
+    'match "Bob" 2-1\n',
+    "variant commander\n",
+    '#8 new commander "Tymna the Weaver" command "Alice"\n',
+    "#8 cast from command tax 2\n",
+    '#13 damage 21 -> "Bob"\n',
+    'player "Carol"\n',
+    '"Carol" concede\n',
+    'judge penalty "Bob" game-loss "Deck Problem"\n',
+    "judge time turns 1\n",
+    "judge backup\n",
+    "judge call allow D804\n",
+    # notation 0.5, decisions 0020 to 0022: entering in combat, owners, control until
+    '#40 new token "Soldier" battlefield "Alice" tapped attacking "Bob" by #13\n',
+    "#41 move hand -> battlefield blocking #13 by #2\n",
+    '#13 control "Bob" until end-of-turn by #2\n',
+    '#15 play "Bob" from hand by #2\n',
+    '#2 resolve -> battlefield tapped attacking "Alice"\n',
+    'keyframe\n#13 battlefield "Bob" owner "Alice" tapped\nend\n',
+    "step cleanup\n",
+    # decision 0023: attachments
+    "#13 attach #8 by #2\n",
+    "#13 unattach by #2\n",
+    "#2 resolve -> battlefield attached #13\n",
+    "#8 move battlefield -> graveyard by sba\n",
+    # decision 0024: state-based actions
+    '"Bob" life -25 by #13\n',
+    '"Bob" lose by sba\n',
+    "#9 damage 2 -> #13\n",
+    "#13 move battlefield -> graveyard as destroy by sba\n",
+    # decision 0025: phasing
+    "#13 phase out by #9\n",
+    "#13 phase in\n",
+    'keyframe\n#13 battlefield "Alice" phased-out\nend\n',
+    "step untap\n",
+    # decisions 0040 to 0043: replacement on every event, the mulligan, searches, added phases
+    "#14 move library -> graveyard as mill replacement #9\n",
+    "#2 resolve -> exile replacement #9\n",
+    '#13 damage 0 -> "Bob" replacement #9 #13\n',
+    '"Alice" win replacement #9\n',
+    '"Alice" search graveyard "Bob" by #13\n',
+    '#14 move hand -> library bottom by "Alice"\n',
+    '"Alice" mulligan\n',
+    "phase combat by #13\nphase main by #13\nphase combat\n",
+    # decisions 0044 and 0045: timing, loyalty, targets, casting order, madness
+    '#9 choose "x"\n#9 target "Bob"\n#9 pay {R}\n',
+    "#30 activate of #13\n#13 counters -2 loyalty by #30\n",
+    "#9 cast from exile madness by #13\n",
+    "#13 fizzle\n",
+    # decision 0026: emblems and designations
+    '#42 new emblem "Emblem" command "Alice" by #13\n',
+    '"Alice" monarch by #13\n',
+    "#43 trigger of monarch\n",
+    "day by #13\n",
+    "night\n",
+    # decision 0027: deathtouch and regeneration
+    "#9 damage 1 -> #13 deathtouch\n",
+    "#13 regenerate by sba replacement #9\n",
+    # decision 0028: face down
+    "#44 move hand -> battlefield face-down by #9\n",
+    "#13 turn face-up\n",
+    '#2 "Grizzly Bears" turn face-up\n',
+    # decision 0029: faces
+    "#13 transform by #13\n",
+    "#15 play back tapped\n",
+    "#9 cast back\n",
 ]
 
 
 @st.composite
-def edits(draw: st.DrawFn, document_lines: int = 60) -> list[tuple[int, int, int, int, str]]:
+def edits(
+    draw: st.DrawFn, document_lines: int = len(GAME.splitlines())
+) -> list[tuple[int, int, int, int, str]]:
     count = draw(st.integers(1, 12))
     result = []
     for _ in range(count):
@@ -156,3 +256,18 @@ def test_replace_all_keeps_common_prefix_and_suffix_ids() -> None:
     assert first == GAME.splitlines().index("#8 play")
     after = [line.id for line in document.lines]
     assert after[:first] == before[:first] and after[first + 1 :] == before[first + 1 :]
+
+
+def test_an_edit_to_how_a_game_ended_stops_after_the_next_game() -> None:
+    """Only the next game's chooser depends on how a game ended (decision 0030): the walk
+    converges again by the game after it, however long the rest of the file is."""
+    text = GAME + GAME.split("game 2\n", 1)[1].replace("game 3", "game 4") + "game 5\n" * 40
+    document = Document(text)
+    result = walk(document.lines)
+    line = document.texts.index('"Alice" concede')
+    first = document.edit((line, 1), (line, 2), "X")  # "Xlice" concede: Alice plays on
+    result = rewalk(result, document.lines, first)
+    fresh = walk(document.lines)
+    assert result.findings(document.lines) == fresh.findings(document.lines)
+    game_3 = document.texts.index("game 3")
+    assert result.lines_walked <= game_3 - line + 16

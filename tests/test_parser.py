@@ -28,12 +28,21 @@ FORMS: dict[str, tuple[str, type]] = {
     "untap_phrase": ("#5 untap", t.TapChange),
     "attack_phrase": ('#30 attack "Bob" untapped', t.Attack),
     "block_phrase": ("#12 block #30", t.Block),
-    "damage_phrase": ('#30 damage 2 -> "Bob"', t.Damage),
+    "damage_phrase": ("#30 damage 2 -> #7 deathtouch", t.Damage),
+    "regenerate_phrase": ("#7 regenerate by sba replacement #50", t.Regenerate),
+    "turn_face_phrase": ('#7 "Den Protector" turn face-up', t.TurnFaceUp),
+    "transform_phrase": ("#7 transform by #8", t.Transform),
     "counters_phrase": ("#16 counters +1 luck by #16", t.ObjectCounters),
     "effect_phrase": ('#60 effect "+3/+3" on #12 until end-of-turn', t.Effect),
-    "control_phrase": ('#12 control "Bob" by #61', t.Control),
+    "control_phrase": ('#12 control "Bob" until end-of-turn by #61', t.Control),
+    "attach_phrase": ("#40 attach #12 by #41", t.Attach),
+    "unattach_phrase": ("#40 unattach by sba", t.Attach),
+    "phasing_phrase": ("#40 phase out by #41", t.Phasing),
+    "designation_trigger_phrase": ("#60 trigger of monarch", t.AbilityOf),
+    "designation_phrase": ('"Alice" monarch by #40', t.Designation),
+    "day_night_statement": ("night", t.DayNight),
     "snapshot_object_phrase": (
-        '#41 battlefield "Alice" tapped counters 3 loyalty',
+        '#41 battlefield "Alice" tapped attached #7 phased-out counters 3 loyalty',
         t.SnapshotObject,
     ),
     "draw_phrase": ('"Alice" draw #15 "Leyline of the Void" by #8', t.Draw),
@@ -63,6 +72,18 @@ FORMS: dict[str, tuple[str, type]] = {
     "incomplete_statement": ("incomplete", t.Marker),
     "keyframe_statement": ("keyframe", t.Marker),
     "end_statement": ("end", t.Marker),
+    "sideboard_phrase": ('"Alice" sideboard in 2 "Flusterstorm"', t.Sideboard),
+    "game_drawn_statement": ("game drawn by sba", t.GameDrawn),
+    "match_statement": ('match "Alice" 2-1', t.MatchResult),
+    "variant_header": ("variant commander", t.Header),
+    "judge_call_statement": ('judge call "Bob"', t.JudgeEvent),
+    "judge_penalty_statement": (
+        'judge penalty "Alice" warning "Game Rule Violation" allow D804',
+        t.JudgeEvent,
+    ),
+    "judge_missed_statement": ("judge missed-trigger #12 added", t.JudgeEvent),
+    "judge_time_statement": ("judge time turns 5", t.JudgeEvent),
+    "judge_backup_statement": ("judge backup", t.JudgeEvent),
 }
 
 
@@ -155,6 +176,49 @@ def test_signed_and_unsigned_life_are_different_forms() -> None:
     assert isinstance(parse_line('"Bob" life 17').statement, t.SnapshotPlayer)
 
 
+def test_commander_forms_carry_their_parts() -> None:
+    line = '#1 new commander "Atraxa, Praetors\' Voice" command "Alice"'
+    new = parse_line(line).statement
+    assert isinstance(new, t.New) and new.what.value == "commander"
+    assert new.place.player is not None and new.place.player.name == "Alice"
+    line = '#1 cast "Alice" from command tax 4 by #3'
+    cast = parse_line(line).statement
+    assert isinstance(cast, t.Cast) and cast.tax is not None
+    assert (cast.tax.value, text(line, cast.tax.span)) == (4, "4")
+
+
+def test_judge_events_carry_their_parts() -> None:
+    line = 'judge penalty "Alice" game-loss "Deck Problem" allow D804 K302'
+    judge = parse_line(line).statement
+    assert isinstance(judge, t.JudgeEvent) and judge.event.value == "penalty"
+    assert judge.player is not None and judge.player.name == "Alice"
+    assert judge.penalty is not None and judge.penalty.value == "game-loss"
+    assert judge.infraction is not None and judge.infraction.value == "Deck Problem"
+    assert [text(line, code.span) for code in judge.allow] == ["D804", "K302"]
+    missed = parse_line("judge missed-trigger #7 skipped").statement
+    assert isinstance(missed, t.JudgeEvent) and missed.objects[0].number == 7
+    assert missed.remedy is not None and missed.remedy.value == "skipped"
+    time = parse_line("judge time turns 5").statement
+    assert isinstance(time, t.JudgeEvent) and time.turns is not None and time.turns.value == 5
+
+
+def test_match_statements_carry_their_parts() -> None:
+    line = '"Alice" sideboard out 3 "Lightning Bolt"'
+    sideboard = parse_line(line).statement
+    assert isinstance(sideboard, t.Sideboard)
+    assert sideboard.way is not None and text(line, sideboard.way.span) == "out"
+    assert sideboard.card is not None and sideboard.card.value == "Lightning Bolt"
+    assert sideboard.cards == -3
+    unseen = parse_line('"Bob" sideboard deck 61').statement
+    assert isinstance(unseen, t.Sideboard)
+    assert unseen.cards == 0 and unseen.deck is not None and unseen.deck.value == 61
+    result = parse_line("match drawn 1-1-1").statement
+    assert isinstance(result, t.MatchResult)
+    assert result.winner is None and result.games == (1, 1, 1)
+    drawn = parse_line("game drawn by #12").statement
+    assert isinstance(drawn, t.GameDrawn) and drawn.objects[0].number == 12
+
+
 @pytest.mark.parametrize(
     "line",
     [
@@ -178,6 +242,14 @@ def test_signed_and_unsigned_life_are_different_forms() -> None:
         "#5 cast overdrive",
         '#5 effect "x" until tomorrow',
         "end end",
+        "match Alice 2-1",
+        'match "Alice" 2-1-1-1',
+        '"Alice" sideboard in 2',
+        "game drawn 3",
+        "judge penalty warning",
+        'judge penalty "Alice" caution "x"',
+        "judge missed-trigger #1",
+        "judge backup allow",
     ],
 )
 def test_lines_outside_the_spec_do_not_parse(line: str) -> None:
@@ -200,13 +272,16 @@ ERRORS = [
     ("phase upkeep", 6, 12, "expected a phase (beginning, main, combat, ending)"),
     ('#5 cast dash by "Alice" zz', 24, 26, '"replacement"'),
     ('"Alice" roll 20', 13, 15, "a die such as d20"),
-    ("#5 new thing", 7, 12, "card, hidden, token or copy"),
+    ("#5 new thing", 7, 12, "card, hidden, token, copy, commander or emblem"),
     ("#5 move hand -> library top x", 28, 29, 'unexpected "x"'),
     ('#5 effect "x" until tomorrow', 20, 28, "end-of-turn"),
     ("rules 26-9-25", 6, 13, "a date such as 2026-09-25"),
     ("#5 move hand -> exile as banish", 25, 31, "discard, sacrifice, destroy or mill"),
-    ('"Alice" search graveyard', 15, 24, "library"),
+    ('"Alice" search exile', 15, 20, "graveyard, hand"),
     ("#5 activate #4", 12, 14, '"of"'),
+    ('match "Alice" 2', 14, 15, "the games won, lost and drawn"),
+    ("game x", 5, 6, "a number or drawn"),
+    ('"Alice" sideboard in', 20, 20, "a card name"),
 ]
 
 
@@ -253,3 +328,56 @@ def test_nothing_raises(line: str) -> None:
     assert (parsed.statement is None) or (parsed.error is None)
     if parsed.error:
         assert 0 <= parsed.error.span.start <= parsed.error.span.end <= len(line)
+
+
+def test_entering_tapped_attached_attacking_and_owner_are_parts_with_columns() -> None:
+    """Decisions 0020, 0021 and 0023: how a permanent enters, and whose it is."""
+    line = '#23 new token "Role" battlefield "Alice" owner "Bob" tapped attached #12 by #22'
+    statement = parse_line(line).statement
+    assert isinstance(statement, t.New)
+    assert statement.owner is not None and statement.owner.name == "Bob"
+    assert statement.tapped is not None and statement.tapped.value == "tapped"
+    assert isinstance(statement.attached, t.ObjectRef) and statement.attached.number == 12
+    assert line[statement.attached.span.start : statement.attached.span.end] == "#12"
+    move = parse_line('#5 move hand -> battlefield tapped attacking "Bob" by #60').statement
+    assert isinstance(move, t.Move) and move.combat is not None
+    assert move.combat.keyword.value == "attacking"
+    assert isinstance(move.combat.target, t.PlayerRef) and move.combat.target.name == "Bob"
+    assert [r.span.start for r in move.references] == sorted(r.span.start for r in move.references)
+    assert "Bob" in [r.name for r in move.players]
+    play = parse_line('#5 play "Alice" from exile by #57').statement
+    assert isinstance(play, t.Play) and play.player is not None and play.player.name == "Alice"
+    control = parse_line('#7 control "Alice" until end-of-turn by #55').statement
+    assert isinstance(control, t.Control) and control.until is not None
+    assert control.until.value == "end-of-turn"
+    # the cause stands last: `until` after it does not parse
+    assert parse_line('#7 control "Alice" by #55 until end-of-turn').error is not None
+
+
+def test_replacement_on_every_event_and_searches_of_any_zone() -> None:
+    """Decisions 0040 and 0042: `replacement` after resolve, fizzle, countered, tap, damage, a
+    new token, a win; `search` of a graveyard or a hand with the zone's owner."""
+    lines = {
+        "#9 resolve -> exile replacement #1": len("#9 resolve -> exile "),
+        "#9 fizzle replacement #1": len("#9 fizzle "),
+        "#9 countered by #16 -> exile replacement #1": len("#9 countered by #16 -> exile "),
+        "#5 tap by #20 replacement #3": len("#5 tap by #20 "),
+        '#7 damage 0 -> "Alice" replacement #11 #12': len('#7 damage 0 -> "Alice" '),
+        '#24 new token "Scute Swarm" battlefield "Alice" by #23 replacement #23 #2': len(
+            '#24 new token "Scute Swarm" battlefield "Alice" by #23 '
+        ),
+        '"Alice" win replacement #13': len('"Alice" win '),
+    }
+    for line, keyword in lines.items():
+        statement = parse_line(line).statement
+        assert statement is not None, line
+        assert statement.replacement_keyword is not None
+        assert statement.replacement_keyword.start == keyword, line
+        assert statement.replacements
+    search = parse_line('"Alice" search hand "Bob" by #1').statement
+    assert isinstance(search, t.LibraryAction)
+    assert search.zone is not None and search.zone.value == "hand"
+    assert (search.zone.span.start, search.zone.span.end) == (15, 19)
+    assert search.owner is not None and search.owner.name == "Bob"
+    shuffle = parse_line('"Bob" shuffle library by #1').statement
+    assert isinstance(shuffle, t.LibraryAction) and shuffle.zone is None

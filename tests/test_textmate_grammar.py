@@ -54,6 +54,8 @@ SAMPLES: dict[str, Sampler] = {
     "die": lambda r: r.choice(["d20", "d6", "d100"]),
     "counter_kind": lambda r: r.choice(["+1/+1", "-1/-1", "-0/-2", "loyalty", "p1p1", "time-2"]),
     "mana": lambda r: r.choice(["{1}{G}", "{W/U}", "{10}{C}{C}", "{G/P}{2/B}", "{X}"]),
+    "score": lambda r: r.choice(["2-1", "0-0", "1-1-1", "12-0-3"]),
+    "diagnostic_code": lambda r: r.choice(["D804", "K302", "J101", "AB12"]),
 }
 SEPARATORS = [" ", " ", " ", "  ", "\t", " \t "]
 INDENTS = ["", "", "", "  ", "\t"]

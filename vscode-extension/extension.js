@@ -1,6 +1,7 @@
 'use strict';
 // The mtgr extension: starts the mtgr language server (Python, stdio) with
-// vscode-languageclient. Plain JavaScript: no build step.
+// vscode-languageclient. Plain JavaScript; esbuild bundles it with the client library into
+// out/extension.js (npm run bundle), the one script in the .vsix.
 //
 // Which server runs, first match wins:
 //   1. mtgr.path: an installed `mtgr` executable (plus arguments); `lsp` is appended;
@@ -12,7 +13,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { spawnSync } = require('node:child_process');
+const { execFile, spawnSync } = require('node:child_process');
 const vscode = require('vscode');
 const { LanguageClient, RevealOutputChannelOn, State } = require('vscode-languageclient/node');
 
@@ -153,6 +154,68 @@ async function serverOptions(config) {
   };
 }
 
+// ---- explanations ------------------------------------------------------------------
+
+// `mtgr explain CODE` in a read-only editor: documents of this scheme, mtgr-explain:/CODE.md
+const EXPLAIN_SCHEME = 'mtgr-explain';
+const CODE_PATTERN = /^[A-Z][0-9]{3}$/;
+
+function explanationUri(code) {
+  return vscode.Uri.from({ scheme: EXPLAIN_SCHEME, path: `/${code}.md` });
+}
+
+// the text of `mtgr explain CODE`, run by the same program as the server
+async function explanation(uri) {
+  const code = path.posix.basename(uri.path, '.md');
+  if (!CODE_PATTERN.test(code)) return `${code} is not a diagnostic code (a letter and three digits).`;
+  const server = await serverOptions(settings());
+  const args = server.args.slice(0, -1).concat(['explain', code]);
+  return new Promise((resolve) => {
+    execFile(server.command, args, { ...server.options, timeout: 20000, windowsHide: true },
+      (error, stdout, stderr) => {
+        resolve(error ? `mtgr explain ${code} failed: ${stderr || error.message}` : stdout);
+      });
+  });
+}
+
+async function showExplanation(code) {
+  const asked = code || await vscode.window.showInputBox({
+    prompt: 'The diagnostic code to explain', placeHolder: 'R601',
+    validateInput: (value) => (CODE_PATTERN.test(value.trim().toUpperCase()) ? null : 'a letter and three digits, e.g. R601'),
+  });
+  if (!asked) return;
+  const document = await vscode.workspace.openTextDocument(explanationUri(asked.trim().toUpperCase()));
+  await vscode.window.showTextDocument(document, { preview: true });
+}
+
+// a diagnostic's code opens its explanation in the editor instead of the web page
+function withExplanationLinks(diagnostics) {
+  for (const diagnostic of diagnostics) {
+    const code = diagnostic.code;
+    const value = code && typeof code === 'object' ? code.value : code;
+    if (diagnostic.source === SECTION && typeof value === 'string' && CODE_PATTERN.test(value)) {
+      diagnostic.code = { value, target: explanationUri(value) };
+    }
+  }
+  return diagnostics;
+}
+
+// ---- when the server is needed ---------------------------------------------------------
+
+// a line that may open an mtgr fence: at the top level, in a quote or a list item (an
+// indented code block matches too: the server then finds no block, no harm)
+const MTGR_FENCE = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t>]+)*(`{3,}|~{3,})[ \t]*mtgr(?:[ \t{]|$)/im;
+
+function needsServer(document) {
+  return document.languageId === 'mtgr'
+    || (document.languageId === 'markdown' && MTGR_FENCE.test(document.getText()));
+}
+
+async function workspaceHasRecords() {
+  const found = await vscode.workspace.findFiles('**/*.mtgr', '**/node_modules/**', 1);
+  return found.length > 0;
+}
+
 // ---- the client ----------------------------------------------------------------------
 
 function clientOptions(config) {
@@ -177,6 +240,12 @@ function clientOptions(config) {
       ],
     },
     middleware: {
+      handleDiagnostics: (uri, diagnostics, next) => next(uri, withExplanationLinks(diagnostics)),
+      provideDiagnostics: async (document, previousResultId, token, next) => {
+        const report = await next(document, previousResultId, token);
+        if (report && Array.isArray(report.items)) withExplanationLinks(report.items);
+        return report;
+      },
       workspace: {
         // answer workspace/configuration for `mtgr` with the resolved settings
         configuration: (params, token, next) => {
@@ -254,10 +323,25 @@ async function activate(context) {
         restartServer();
       }
     }),
+    vscode.commands.registerCommand('mtgr.explain', showExplanation),
+    vscode.workspace.registerTextDocumentContentProvider(EXPLAIN_SCHEME, {
+      provideTextDocumentContent: explanation,
+    }),
     { dispose: () => stopServer() },
   );
   require('./board').register(context, () => client, output);
-  await restartServer();
+  // activated by a Markdown page: start the server once a page with an mtgr block opens
+  if (await workspaceHasRecords() || vscode.workspace.textDocuments.some(needsServer)) {
+    await restartServer();
+  } else {
+    output.info('no .mtgr file nor Markdown page with an mtgr block yet: the server waits');
+    const waiting = vscode.workspace.onDidOpenTextDocument((document) => {
+      if (!needsServer(document)) return;
+      waiting.dispose();
+      restartServer();
+    });
+    context.subscriptions.push(waiting);
+  }
   return {
     // for tests: the running client, if any
     getClient: () => client,
@@ -268,4 +352,4 @@ function deactivate() {
   return stopServer();
 }
 
-module.exports = { activate, deactivate, settings, resolveVariables };
+module.exports = { activate, deactivate, settings, resolveVariables, needsServer };

@@ -1,18 +1,19 @@
 """Checking a whole text at once: the entry point for the command line and for tests.
 
 Both the parser's errors and the rule checker's findings come out as one list of
-`Diagnostic`s with line numbers, after `// allow CODE` comments and settings are applied.
+`Diagnostic`s with line numbers, after `// allow CODE` comments, judges' rulings
+(`judge ... allow CODE`) and settings are applied.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from mtgr.cards.model import CardIndex
 from mtgr.rules.context import Finding
 from mtgr.rules.registry import Severity
-from mtgr.rules.walk import Walk, walk
+from mtgr.rules.walk import Line, Walk, walk
 from mtgr.syntax import tree as t
 from mtgr.syntax.document import Document
 
@@ -56,6 +57,8 @@ def diagnostics(
         number = number_of(finding.line)  # None: a line an edit removed
         if number is None:
             continue
+        if silences(finding.code) and ruled(lines, number, finding.code):
+            continue
         severity = effective_severity(finding, lines[number].parsed.allowed, severities)
         if severity is None:
             continue
@@ -82,6 +85,24 @@ def silences(code: str) -> bool:
     """Whether `// allow CODE` may silence a code: not a syntax error's, since a line that
     does not parse is always reported (decision 0002 item 8)."""
     return not code.startswith("S")
+
+
+def ruled(lines: Sequence[Line], number: int, code: str) -> bool:
+    """Whether a judge's line below allows `code` on line `number`: a ruling covers the
+    lines above it in its own turn and the turn before (decision 0033 item 7). Looked up
+    for each finding only, so a record without findings pays nothing."""
+    turns = 0
+    for index in range(number + 1, len(lines)):
+        statement = lines[index].parsed.statement
+        if isinstance(statement, t.Turn):
+            turns += 1
+            if turns == 2:
+                return False
+        elif isinstance(statement, t.GameStart):
+            return False
+        elif isinstance(statement, t.JudgeEvent) and any(c.value == code for c in statement.allow):
+            return True
+    return False
 
 
 def place(

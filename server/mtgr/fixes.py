@@ -23,7 +23,7 @@ from mtgr.check import Diagnostic, diagnostics, silences
 from mtgr.rules.checks.a101_unknown_card_name import SUGGESTIONS
 from mtgr.rules.context import Finding
 from mtgr.rules.registry import Severity
-from mtgr.rules.state import GameState
+from mtgr.rules.state import GameState, casting_stage
 from mtgr.rules.walk import Line, Walk, end_of_file, state_before, step, walk
 from mtgr.syntax import tree as t
 from mtgr.syntax.document import Document, parse_line, split_lines
@@ -354,6 +354,64 @@ def _fix_r601(doc: _Doc, line: int, span: t.Span) -> list[Fix]:
     return fixes
 
 
+def _fix_k332(doc: _Doc, line: int, span: t.Span) -> list[Fix]:
+    """A casting line written too late: move it up to before the first line of the part
+    that must follow it (CR 601.2 order, decision 0045)."""
+    statement = doc.statement(line)
+    casting = doc.document.state_before(line).casting
+    if statement is None or casting is None:
+        return []
+    stage = casting_stage(casting, statement)
+    if stage is None:
+        return []
+    later = [doc.index(i) for i in casting.starts[stage + 1 :] if i is not None]
+    targets = [i for i in later if i is not None and i < line]
+    if not targets:
+        return []
+    target = min(targets)
+    moved = [doc.texts[line], *doc.texts[target:line]]
+    edit = Edit(target, 0, line, len(doc.texts[line]), "\n".join(moved))
+    title = f"Move this line up to line {target + 1}, in the order of CR 601.2"
+    return [Fix(title, "K332", (edit,), preferred=True, safe=True)]
+
+
+def _fix_k333(doc: _Doc, line: int, span: t.Span) -> list[Fix]:
+    """A cast's cause: drop the card's own number, or name the resolving madness trigger."""
+    statement = doc.statement(line)
+    if not isinstance(statement, t.Cast):
+        return []
+    number = statement.subject.number
+    cause = statement.cause
+    if cause is not None and isinstance(cause.agent, t.ObjectRef) and cause.agent.number == number:
+        text = doc.texts[line]
+        start = cause.keyword.start
+        while start > 0 and text[start - 1] in " \t":
+            start -= 1
+        edit = Edit(line, start, line, cause.agent.span.end, "")
+        return [
+            Fix(
+                f"Remove `by #{number}`: the card's own keyword is its mode",
+                "K333",
+                (edit,),
+                preferred=True,
+                safe=True,
+            )
+        ]
+    state = doc.document.state_before(line)
+    trigger = state.obj(state.resolving) if state.resolving is not None else None
+    if cause is not None or trigger is None or trigger.source != number:
+        return []
+    end = max(
+        [statement.subject.span.end, statement.verb.span.end]
+        + [m.span.end for m in statement.modes]
+        + ([statement.source.span.end] if statement.source is not None else [])
+        + ([statement.caster.span.end] if statement.caster is not None else [])
+    )
+    edit = Edit(line, end, line, end, f" by #{trigger.number}")
+    title = f"Add `by #{trigger.number}`, the madness trigger"
+    return [Fix(title, "K333", (edit,), preferred=True, safe=True)]
+
+
 def _fix_a101(doc: _Doc, line: int, span: t.Span) -> list[Fix]:
     """A card name the index does not know: one fix a close name, quotes and all."""
     cards = doc.document.cards
@@ -379,6 +437,8 @@ _FIXERS: dict[str, Callable[[_Doc, int, t.Span], list[Fix]]] = {
     "N105": _fix_n105,
     "N107": _fix_n107,
     "R601": _fix_r601,
+    "K332": _fix_k332,
+    "K333": _fix_k333,
     "A101": _fix_a101,
 }
 

@@ -177,10 +177,10 @@ const TABLE = [
   ['// a comment', '//', 'punctuation.definition.comment.mtgr'],
   ['#3 tap by #2 // tapped for mana', '// tapped for mana', 'comment.line.double-slash.mtgr'],
   ['#3 tap by #2// no space', '// no space', 'comment.line.double-slash.mtgr'],
-  ['#3 tap // allow E101, W203', 'allow', 'keyword.control.directive.allow.mtgr'],
-  ['#3 tap // allow E101, W203', 'E101', 'constant.language.diagnostic-code.mtgr'],
-  ['#3 tap // allow E101, W203', 'W203', 'constant.language.diagnostic-code.mtgr'],
-  ['#3 tap // allow E101, W203', 'E101, W203', 'comment.line.double-slash.mtgr'],
+  ['#3 tap // allow D804, N105', 'allow', 'keyword.control.directive.allow.mtgr'],
+  ['#3 tap // allow D804, N105', 'D804', 'constant.language.diagnostic-code.mtgr'],
+  ['#3 tap // allow D804, N105', 'N105', 'constant.language.diagnostic-code.mtgr'],
+  ['#3 tap // allow D804, N105', 'D804, N105', 'comment.line.double-slash.mtgr'],
   ['#3 tap // judge: allow: R12', 'R12', 'constant.language.diagnostic-code.mtgr'],
 
   // invalid tokens

@@ -63,6 +63,14 @@ phase main
 
 # code -> (the faulty lines after BASE, the lines the preferred fix leaves)
 CASES: dict[str, tuple[str, str]] = {
+    "K333": (
+        "#6 cast by #6\n",
+        "#6 cast\n",
+    ),
+    "K332": (
+        '#6 cast\n#6 target "Bob"\n#6 choose "2 damage"\n#6 pay {R}\n',
+        '#6 cast\n#6 choose "2 damage"\n#6 target "Bob"\n#6 pay {R}\n',
+    ),
     "V702": (
         '#20 new hidden library "Bob" top 1\n#20 identify "Lightning Bolt" by #5\n'
         "#20 move library -> exile by #5\n",

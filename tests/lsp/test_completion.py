@@ -195,3 +195,128 @@ async def test_keyframe_entries_offer_zones_and_player_values(client: LanguageCl
     assert "battlefield" in zones and "tap" not in zones
     values = labels(await complete_at(client, len(LINES), '"Bob" ', before=("keyframe",)))
     assert values == ["life", "library", "counters"]
+
+
+async def test_after_a_game_ends_the_next_game_and_the_match_are_offered(
+    client: LanguageClient,
+) -> None:
+    start = labels(await complete_at(client, len(LINES), "", before=('"Bob" concede',)))
+    assert "game 2" in start and "match" in start
+    assert labels(await complete_at(client, len(LINES), "game ")) == ["drawn", "2"]
+    winners = labels(await complete_at(client, len(LINES), "match "))
+    assert winners == ['"Alice"', '"Bob"', "drawn"]
+
+
+async def test_sideboard_offers_in_out_deck_then_card_names(client: LanguageClient) -> None:
+    assert "sideboard" in labels(await complete_at(client, len(LINES), '"Alice" '))
+    ways = labels(await complete_at(client, len(LINES), '"Alice" sideboard '))
+    assert ways == ["in", "out", "deck"]
+    names = labels(await complete_at(client, len(LINES), '"Alice" sideboard in 2 "'))
+    assert '"Dandân"' in names
+
+
+async def test_commander_words_and_the_tax_due(client: LanguageClient) -> None:
+    assert labels(await complete_at(client, 0, "variant ")) == ["commander"]
+    assert "commander" in labels(await complete_at(client, len(LINES), "#90 new "))
+    cast_once = (
+        '#90 new commander "Tymna the Weaver" command "Alice"',
+        "#90 cast from command",
+        "#90 resolve -> battlefield",
+        "#90 move battlefield -> graveyard as destroy by #1",
+        "#90 move graveyard -> command by sba",
+    )
+    offered = labels(await complete_at(client, len(LINES), "#90 cast ", before=cast_once))
+    assert offered[0] == "tax 2"
+    first = labels(await complete_at(client, len(LINES), "#90 cast ", before=cast_once[:1]))
+    assert not any(label.startswith("tax") for label in first)
+
+
+async def test_judge_lines_offer_their_events_penalties_and_remedies(
+    client: LanguageClient,
+) -> None:
+    assert "judge" in labels(await complete_at(client, len(LINES), ""))
+    events = labels(await complete_at(client, len(LINES), "judge "))
+    assert events == ["call", "penalty", "missed-trigger", "time", "backup"]
+    assert labels(await complete_at(client, len(LINES), 'judge penalty "Bob" ')) == [
+        "warning",
+        "game-loss",
+        "match-loss",
+    ]
+    remedies = labels(await complete_at(client, len(LINES), "judge missed-trigger #1 "))
+    assert remedies == ["added", "skipped"]
+    assert "#1" in labels(await complete_at(client, AFTER_CAST, "judge missed-trigger "))
+
+
+async def test_entering_offers_tapped_attacking_and_the_attacked(client: LanguageClient) -> None:
+    """Decisions 0020 and 0021: how a permanent enters, what it attacks, its owner."""
+    onto = labels(await complete_at(client, AFTER_CAST, "#10 move hand -> battlefield "))
+    assert {"tapped", "attacking", "blocking"} <= set(onto)
+    attacked = labels(
+        await complete_at(client, AFTER_CAST, "#10 move hand -> battlefield tapped attacking ")
+    )
+    assert '"Bob"' in attacked and "#9" in attacked
+    token = labels(
+        await complete_at(client, AFTER_CAST, '#20 new token "Soldier" battlefield "Alice" ')
+    )
+    assert {"owner", "tapped", "attacking", "by"} <= set(token)
+    control = labels(await complete_at(client, AFTER_CAST, '#9 control "Bob" '))
+    assert control == ["until", "by"]
+    durations = labels(await complete_at(client, AFTER_CAST, '#9 control "Bob" until '))
+    assert durations == ["end-of-turn", "end-of-combat", "next-turn", "leaves"]
+
+
+async def test_attach_offers_permanents_and_players(client: LanguageClient) -> None:
+    """Decision 0023: attach and unattach for a permanent; what it may be attached to."""
+    verbs = labels(await complete_at(client, AFTER_CAST, "#9 "))
+    assert "attach" in verbs and "unattach" in verbs
+    hosts = labels(await complete_at(client, AFTER_CAST, "#9 attach "))
+    assert '"Bob"' in hosts and "#9" not in hosts
+
+
+async def test_phase_offers_out_and_in(client: LanguageClient) -> None:
+    """Decision 0025: a permanent phases out or in; a phased-out one offers only that."""
+    assert labels(await complete_at(client, AFTER_CAST, "#9 phase ")) == ["out", "in"]
+    before = ("#9 phase out by #1",)
+    assert labels(await complete_at(client, AFTER_CAST, "#9 ", before=before)) == ["phase"]
+
+
+async def test_designations_emblems_and_day_night_are_offered(client: LanguageClient) -> None:
+    """Decision 0026: player designations, `new emblem`, `trigger of monarch`, day and night."""
+    player = labels(await complete_at(client, AFTER_CAST, '"Alice" '))
+    assert {"monarch", "initiative", "citys-blessing"} <= set(player)
+    assert "emblem" in labels(await complete_at(client, AFTER_CAST, "#40 new "))
+    assert "monarch" in labels(await complete_at(client, AFTER_CAST, "#40 trigger of "))
+    assert {"day", "night"} <= set(labels(await complete_at(client, AFTER_CAST, "")))
+
+
+async def test_damage_offers_deathtouch_and_permanents_regenerate(client: LanguageClient) -> None:
+    """Decision 0027: `deathtouch` after what is damaged; `regenerate` for a permanent."""
+    damaged = labels(await complete_at(client, AFTER_CAST, "#9 damage 1 -> #9 "))
+    assert damaged == ["deathtouch", "replacement"]
+    assert "regenerate" in labels(await complete_at(client, AFTER_CAST, "#9 "))
+
+
+async def test_replacement_after_every_event_and_searches_of_any_zone(
+    client: LanguageClient,
+) -> None:
+    """Decisions 0040 and 0042: `replacement` after resolve, a draw or a win; `search` offers
+    the library, the graveyard and the hand, `shuffle` only the library."""
+    assert "replacement" in labels(await complete_at(client, AFTER_CAST, "#1 resolve "))
+    assert "replacement" in labels(await complete_at(client, AFTER_CAST, '"Alice" win '))
+    searched = labels(await complete_at(client, AFTER_CAST, '"Alice" search '))
+    assert set(searched) == {"library", "graveyard", "hand"}
+    assert labels(await complete_at(client, AFTER_CAST, '"Alice" shuffle ')) == ["library"]
+
+
+async def test_face_down_and_turn_face_up_are_offered(client: LanguageClient) -> None:
+    """Decision 0028: `face-down` as a card enters; `turn face-up` for a permanent."""
+    onto = labels(await complete_at(client, AFTER_CAST, "#10 move hand -> exile "))
+    assert "face-down" in onto
+    assert labels(await complete_at(client, AFTER_CAST, "#9 turn ")) == ["face-up"]
+
+
+async def test_transform_and_back_are_offered(client: LanguageClient) -> None:
+    """Decision 0029: a permanent transforms; a card is cast or played back face up."""
+    assert {"transform", "convert"} <= set(labels(await complete_at(client, AFTER_CAST, "#9 ")))
+    assert "back" in labels(await complete_at(client, AFTER_CAST, "#10 cast "))
+    assert "back" in labels(await complete_at(client, AFTER_CAST, "#10 play "))

@@ -27,6 +27,13 @@ phase main
 #10 cast
 #10 resolve -> battlefield
 #10 effect "Jötun Grunt\u2019s upkeep: \U0001d7d0 cards from a graveyard" on #10 until leaves
+game drawn by sba
+match drawn 0-0-1
+game 2
+"Alice" sideboard out 2 "Dandân"
+#90 new commander "Tymna the Weaver" command "Alice"
+#90 cast from command tax 2
+judge missed-trigger #10 added allow K302
 """
 )
 LINES = GAME.splitlines()
@@ -139,6 +146,31 @@ async def test_verbs_zones_causes_after_accents(client: LanguageClient) -> None:
     assert find(tokens, 28, "// CR 121.1")[0] == "comment"
     on_line = [t for t in tokens if t[0] == 32]
     assert [t[1] for t in on_line][-4:] == ["on", "#10", "until", "leaves"]
+
+
+async def test_match_words(client: LanguageClient) -> None:
+    tokens = await decoded(client)
+    drawn, result = LINES.index("game drawn by sba"), LINES.index("match drawn 0-0-1")
+    assert find(tokens, drawn, "game")[0] == "function"
+    assert find(tokens, drawn, "drawn")[0] == "keyword"
+    assert "cause" in find(tokens, drawn, "sba")[1]
+    assert find(tokens, result, "match")[0] == "function"
+    assert find(tokens, result, "0-0-1")[0] == "number"
+    sideboard = LINES.index('"Alice" sideboard out 2 "Dandân"')
+    assert find(tokens, sideboard, "sideboard")[0] == "function"
+    assert find(tokens, sideboard, "out")[0] == "keyword"
+    assert find(tokens, sideboard, '"Dandân"')[0] == "string"
+    commander = LINES.index('#90 new commander "Tymna the Weaver" command "Alice"')
+    assert find(tokens, commander, "commander")[0] == "keyword"
+    assert find(tokens, commander, "command")[0] == "enumMember"
+    cast = LINES.index("#90 cast from command tax 2")
+    assert find(tokens, cast, "tax")[0] == "keyword"
+    assert find(tokens, cast, "2")[0] == "number"
+    judge = LINES.index("judge missed-trigger #10 added allow K302")
+    assert find(tokens, judge, "judge")[0] == "function"
+    assert find(tokens, judge, "missed-trigger")[0] == "keyword"
+    assert find(tokens, judge, "#10")[0] == "variable"
+    assert find(tokens, judge, "K302")[0] == "keyword"
 
 
 async def test_a_line_being_typed_is_coloured_too(client: LanguageClient) -> None:

@@ -93,6 +93,16 @@ PIECES = [
     "player",
     "start",
     "mtgr 0.4",
+    "sideboard",
+    "match",
+    "drawn",
+    "2-1-0",
+    "variant commander",
+    "commander",
+    "tax 2",
+    "judge",
+    "missed-trigger",
+    "allow D804",
 ]
 
 # ---- strategies -------------------------------------------------------------------------

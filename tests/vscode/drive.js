@@ -363,6 +363,37 @@ async function main() {
     if (config.board) {
       await step(page, 'board', async () => boardView(page, config.board));
     }
+
+    // `mtgr explain CODE` in an editor (a content provider's document: read-only): from the command palette, then from the
+    // code's link in the Problems panel
+    const explained = async () => {
+      const tab = page.locator(`.tabs-container .tab[aria-label*="${config.explain}.md"]`);
+      await tab.waitFor({ state: 'visible' });
+      const lines = page.locator(`${EDITOR} .view-line`);
+      await lines.filter({ hasText: 'What it flags' }).first().waitFor({ state: 'visible' });
+      const text = (await lines.allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
+      return { text, tab: await tab.getAttribute('aria-label') };
+    };
+
+    await step(page, 'explainCommand', async () => {
+      await runCommand(page, 'mtgr: Explain Diagnostic Code');
+      const input = page.locator('.quick-input-widget .quick-input-box input');
+      await input.waitFor({ state: 'visible' });
+      await input.fill(config.explain);
+      await page.keyboard.press('Enter');
+      return explained();
+    });
+
+    await step(page, 'explainLink', async () => {
+      // close the explanation only: closing the record would clear its diagnostics
+      await runCommand(page, 'View: Close Editor');
+      await runCommand(page, 'Focus Problems');
+      const link = page.locator('.markers-panel .monaco-list-row a').filter({ hasText: config.explain });
+      await link.first().waitFor({ state: 'visible' });
+      const href = await link.first().getAttribute('href');
+      await link.first().click();
+      return { href, ...(await explained()) };
+    });
   } finally {
     note('closing the browser');
     await context.close();

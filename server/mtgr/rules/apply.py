@@ -12,19 +12,26 @@ from collections.abc import Callable
 from functools import singledispatch
 
 from mtgr.rules.state import (
+    CASTING_STAGES,
     GONE,
+    PRIORITY_LINES,
     STEP_ORDER,
+    Casting,
+    ControlEffect,
     Effect,
     GameObject,
     GameState,
     Library,
     LineId,
-    MarkedDamage,
     ObjectKind,
     PendingDamage,
     PlayerState,
     Stage,
     Turn,
+    after_priority,
+    casting_stage,
+    ends_untap_step,
+    loyalty_cost_of,
     step_places,
 )
 from mtgr.rules.state import (
@@ -35,6 +42,7 @@ from mtgr.syntax import tree as t
 
 def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
     first_after_end = state.after_end is None and is_event_after_end(state, statement)
+    priority = state.sba_due and after_priority(state, statement)  # as the checks see it
     state = _before_any(state, statement)
     kind = type(statement)
     handler = _HANDLERS.get(kind)
@@ -42,21 +50,88 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
         handler = _HANDLERS[kind] = _apply.dispatch(kind)
     state = handler(statement, state, line)
     state = _after_any(state, statement)
+    if state.casting is not None or isinstance(statement, _OPENS_CASTING):
+        state = _casting_step(state, statement, line)
+    if priority:
+        state = _state_based_actions_checked(state)
+    if isinstance(statement, PRIORITY_LINES) and ends_untap_step(statement):
+        state = _untap_step_over(state)
+        if state.day_night_due is not None:
+            state = replace(state, day_night_due=None)  # reported once (T423)
     return replace(state, after_end=line) if first_after_end else state
 
 
 def is_event_after_end(state: GameState, statement: t.Statement) -> bool:
     """A line recording something that happens, in a game that is over (CR 104.1).
 
-    Not events: `game N`, headers, markers and keyframe entries. A `win` of the player left
+    Not events: `game N`, headers, markers, keyframe entries, the match result,
+    sideboarding (which P509 places after the next `game N` line) and a judge's lines,
+    which are tournament events (decision 0033). A `win` of the player left
     is one: that player won without a line of their own (decision 0003 item 11)."""
     if state.stage is not Stage.OVER:
         return False
-    quiet = (t.GameStart, t.Header, t.PlayerDeclaration, t.Marker)
+    quiet = (
+        t.GameStart,
+        t.Header,
+        t.PlayerDeclaration,
+        t.Marker,
+        t.MatchResult,
+        t.Sideboard,
+        t.JudgeEvent,
+    )
     return not isinstance(statement, (*quiet, t.SnapshotObject, t.SnapshotPlayer))
 
 
 # ---- bookkeeping around every statement ---------------------------------------------
+
+
+def _state_based_actions_checked(state: GameState) -> GameState:
+    """State-based actions were checked before this line: the conditions B101 to B104 judge
+    are reported once, at the first such line, and not again."""
+    if not state.sba_due:
+        return state
+    for player in state.players:
+        if player.loses is not None:
+            state = state.with_player(replace(player, loses=None))
+    for obj in state.watched_objects():
+        if obj.loyalty_gone is not None or obj.deathtouch is not None:
+            state.objects[obj.number] = replace(obj, loyalty_gone=None, deathtouch=None)
+    return replace(state, sba_due=False)
+
+
+def _watch(state: GameState, number: int) -> GameState:
+    """Adds an object to the few that turn, step and priority lines look at."""
+    return state if number in state.watched else replace(state, watched=state.watched | {number})
+
+
+def _untap_step_over(state: GameState) -> GameState:
+    """The untap step is over: phase-ins it missed are reported once (T422), not again."""
+    if not state.phased:
+        return state
+    for obj in state.phased_objects():
+        if obj.phase_in_due:
+            state.objects[obj.number] = replace(obj, phase_in_due=False)
+    return state
+
+
+def _may_lose(state: GameState, player: PlayerState, line: LineId) -> GameState:
+    """A player at 0 or less life or with ten or more poison counters loses the next time
+    state-based actions are checked (CR 704.5a, 704.5c); life regained first saves them."""
+    reason = None
+    if player.life <= 0:
+        reason = "life"
+    elif player.counter("poison") >= 10:
+        reason = "poison"
+    loses = player.loses
+    if reason is not None and (loses is None or loses[0] != "draw"):
+        loses = (reason, loses[1] if loses and loses[0] == reason else line)
+    elif reason is None and loses is not None and loses[0] != "draw":
+        loses = None
+    if loses == player.loses:
+        return state
+    state = state.with_player(replace(player, loses=loses))
+    return replace(state, sba_due=True) if loses is not None else state
+
 
 _RESULTS = (t.Damage, t.Life, t.PlayerCounters, t.ObjectCounters)
 
@@ -71,7 +146,18 @@ def _before_any(state: GameState, statement: t.Statement) -> GameState:
         state = replace(state, resolving=None)
     if state.hidden_this_step and isinstance(statement, _NEW_MOMENT):
         state = replace(state, hidden_this_step=frozenset())
+    if state.commander_losses and not at_sba_time(statement):
+        state = replace(state, commander_losses=())  # M902 reported the game going on
     return state
+
+
+def at_sba_time(statement: t.Statement) -> bool:
+    """A line that may stand between damage and the state-based actions it brings about:
+    the damage's results, other state-based actions, a player leaving, the game's end."""
+    if isinstance(statement, (*_RESULTS, t.PlayerAction, t.GameDrawn)):
+        return True
+    agent = statement.cause.agent if statement.cause is not None else None
+    return isinstance(statement, t.Move) and isinstance(agent, t.Sba)
 
 
 _NEW_MOMENT = (t.Turn, t.PhaseOrStep, t.Marker, t.GameStart)
@@ -92,6 +178,11 @@ def _ends_resolution(state: GameState, statement: t.Statement) -> bool:
 
 
 def _after_any(state: GameState, statement: t.Statement) -> GameState:
+    if state.commander_losses:  # a player who lost or left owes no loss any more
+        alive = state.alive()
+        losses = tuple(loss for loss in state.commander_losses if loss[0] in alive)
+        if losses != state.commander_losses:
+            state = replace(state, commander_losses=losses)
     entered = state.last_entered
     if entered is not None:
         keeps = isinstance(statement, t.ObjectCounters) and statement.subject.number == entered
@@ -99,7 +190,42 @@ def _after_any(state: GameState, statement: t.Statement) -> GameState:
             state = replace(state, last_entered=None)
     if state.searching and isinstance(statement, (t.Turn, t.PhaseOrStep, t.Leave)):
         state = replace(state, searching=None)
+    turn = state.turn
+    if turn.step == "cleanup" and not turn.cleanup_priority and _gives_cleanup_priority(statement):
+        state = replace(state, turn=replace(turn, cleanup_priority=True))
     return state
+
+
+_OPENS_CASTING = (t.Cast, t.AbilityOf)
+# Lines after which the spell or ability being cast is cast: another object goes on the
+# stack or leaves it, a land is played, the game moves on.
+_ENDS_CASTING = (t.Cast, t.AbilityOf, t.Leave, t.Play, t.Turn, t.PhaseOrStep, t.Marker)
+
+
+def _casting_step(state: GameState, statement: t.Statement, line: LineId) -> GameState:
+    """Follows the parts of casting a spell or activating an ability (decision 0045)."""
+    if isinstance(statement, _OPENS_CASTING):
+        starts: tuple[LineId | None, ...] = (line, *(None,) * (len(CASTING_STAGES) - 1))
+        return replace(state, casting=Casting(statement.subject.number, 0, starts))
+    casting = state.casting
+    assert casting is not None
+    if isinstance(statement, _ENDS_CASTING):
+        return replace(state, casting=None)
+    stage = casting_stage(casting, statement)
+    if stage is None:
+        return state
+    starts = casting.starts
+    if starts[stage] is None:
+        starts = (*starts[:stage], line, *starts[stage + 1 :])
+    return replace(state, casting=Casting(casting.number, max(stage, casting.stage), starts))
+
+
+def _gives_cleanup_priority(statement: t.Statement) -> bool:
+    """A trigger or a state-based action in a cleanup step: players get priority (514.3a)."""
+    if isinstance(statement, t.AbilityOf):
+        return statement.verb.value == "trigger"
+    cause = statement.cause
+    return cause is not None and isinstance(cause.agent, t.Sba)
 
 
 def _entered_by(statement: t.Statement, state: GameState) -> bool:
@@ -150,28 +276,44 @@ def _moved(
     controller: str | None = None,
     tapped: bool = False,
     position: t.Position | None = None,
+    face_down: bool = False,
+    back_face: bool = False,
 ) -> GameState:
     """Moves an object to a zone: a new object as far as the rules go (CR 400.7)."""
     state = _untrack(state, obj)
     if obj.number in state.stack:
         state = replace(state, stack=tuple(n for n in state.stack if n != obj.number))
-    ceases = (obj.kind is ObjectKind.TOKEN and zone != "battlefield") or (
-        obj.kind in (ObjectKind.COPY, ObjectKind.ABILITY) and zone != "stack"
+    kind = obj.kind
+    if kind is ObjectKind.COPY and obj.zone == "stack" and zone == "battlefield":
+        kind = ObjectKind.TOKEN  # a copy of a permanent spell becomes a token (CR 608.3f)
+    ceases = (kind is ObjectKind.TOKEN and zone != "battlefield") or (
+        kind in (ObjectKind.COPY, ObjectKind.ABILITY) and zone != "stack"
     )
     new_zone = GONE if ceases else zone
     stays = obj.zone == zone == "battlefield"
     moved = replace(
-        obj,
+        _out_of_combat(obj) if not stays else obj,
+        kind=kind,
         zone=new_zone,
         controller=(controller or obj.controller or obj.owner)
         if new_zone in ("battlefield", "stack")
         else None,
         tapped=tapped if not stays else obj.tapped,
         counters=obj.counters if stays else (),
-        attacking=False,
+        control_effects=obj.control_effects if stays else (),
+        damage=obj.damage if stays else 0,
+        deathtouch=obj.deathtouch if stays else None,
+        loyalty_gone=obj.loyalty_gone if stays else None,
+        face_down=face_down if new_zone in ("battlefield", "exile", "stack") else False,
+        # the front face, except on the stack and the battlefield (CR 712.8a)
+        back_face=back_face if new_zone in ("battlefield", "stack") else False,
+        phased_out=False,
+        phased_under=None,
+        phased_indirectly=False,
+        phase_in_due=False,
         last_moved=line,
         entered_moment=obj.entered_moment if stays else state.moment,
-        damage=obj.damage if stays else None,
+        damaged_moment=obj.damaged_moment if stays else None,
         controlled_since=obj.controlled_since
         if stays
         else state.turn.line
@@ -185,6 +327,154 @@ def _moved(
         state = _track(state, moved, position)
     if new_zone == "battlefield" and obj.zone != "battlefield":
         state = replace(state, last_entered=obj.number)
+    if obj.zone == "battlefield" and not stays:
+        state = _end_control(state, lambda e: e.until == "leaves" and e.source == obj.number)
+    if not stays:
+        state = _detach(state, obj.number)
+        state = _end_effects_of(state, obj, left_battlefield=obj.zone == "battlefield")
+    return state
+
+
+def _end_effects_of(state: GameState, obj: GameObject, *, left_battlefield: bool) -> GameState:
+    """Effects on an object end when it leaves its zone (decision 0013 item 7, CR 400.7), and
+    effects that last until their source leaves end when it leaves the battlefield
+    (decision 0044 item 5)."""
+    number = obj.number
+
+    def ends(effect: Effect) -> bool:
+        if effect.on == number:
+            return True
+        return left_battlefield and effect.until == "leaves" and effect.source == number
+
+    if not any(ends(e) for e in state.effects):
+        return state
+    return replace(state, effects=tuple(e for e in state.effects if not ends(e)))
+
+
+def _attached(state: GameState, number: int, host: t.ObjectRef | t.PlayerRef | None) -> GameState:
+    """Attaches an object to a permanent or player, or unattaches it (decision 0023)."""
+    obj = state.obj(number)
+    if obj is None:
+        return state
+    value = None if host is None else host.number if isinstance(host, t.ObjectRef) else host.name
+    state = state.with_object(replace(obj, attached_to=value, detached=False))
+    if value is None:
+        return replace(state, attached=state.attached - {number})
+    return replace(state, attached=state.attached | {number})
+
+
+def _detach(state: GameState, leaving: int) -> GameState:
+    """An object changed zones: it is attached to nothing any more, and what was attached
+    to it becomes unattached (CR 701.3d), an Aura then to be put into its owner's
+    graveyard and an Equipment or Fortification to stay (CR 704.5m, 704.5n)."""
+    if not state.attached:
+        return state
+    left = set()
+    for number in state.attached:
+        obj = state.obj(number)
+        if obj is None:
+            left.add(number)
+        elif number == leaving:
+            state = state.with_object(replace(obj, attached_to=None, detached=False))
+            left.add(number)
+        elif obj.attached_to == leaving:
+            state = state.with_object(replace(obj, attached_to=None, detached=True))
+            left.add(number)
+    return replace(state, attached=state.attached - left) if left else state
+
+
+def _out_of_combat(obj: GameObject) -> GameObject:
+    """Removed from combat (CR 506.4): no longer attacking, blocked or blocking."""
+    if not (obj.attacking or obj.blocking or obj.blocked):
+        return obj
+    return replace(
+        obj,
+        attacking=False,
+        attack_target=None,
+        entered_attacking=False,
+        blocked=False,
+        blocking=(),
+    )
+
+
+def _end_combat(state: GameState) -> GameState:
+    """The combat phase ends: every creature leaves combat (CR 506.4, 511.3)."""
+    if not state.in_combat:
+        return state
+    for number in state.in_combat:
+        obj = state.obj(number)
+        if obj is not None:
+            state.objects[number] = _out_of_combat(obj)
+    return replace(state, in_combat=frozenset())
+
+
+def _fighting(state: GameState, *numbers: int) -> GameState:
+    """Objects that are now in combat, for the end of combat to find (CR 506.4)."""
+    return replace(state, in_combat=state.in_combat.union(numbers))
+
+
+def _enter_in_combat(
+    state: GameState, number: int, combat: t.CombatEntry | None, tapped: bool
+) -> GameState:
+    """A permanent put onto the battlefield attacking or blocking (decision 0020): it is
+    attacking or blocking, but was never declared (CR 508.4)."""
+    obj = state.obj(number)
+    if combat is None or obj is None or obj.zone != "battlefield":
+        return state
+    target = combat.target
+    if combat.keyword.value == "attacking":
+        what = target.name if isinstance(target, t.PlayerRef) else target.number
+        state = state.with_object(
+            replace(obj, attacking=True, attack_target=what, entered_attacking=True, tapped=tapped)
+        )
+        return _fighting(state, obj.number)
+    if not isinstance(target, t.ObjectRef):
+        return state
+    state = state.with_object(replace(obj, blocking=(*obj.blocking, target.number)))
+    blocked = state.obj(target.number)
+    if blocked is not None and blocked.attacking:
+        state = state.with_object(replace(blocked, blocked=True))
+    return _fighting(state, obj.number, target.number)
+
+
+def _remove_damage(state: GameState) -> GameState:
+    """Damage marked on permanents is removed in the cleanup step (CR 514.2)."""
+    for obj in state.watched_objects():
+        if obj.damage:
+            state.objects[obj.number] = replace(obj, damage=0, damaged_moment=None)
+    keep = frozenset(
+        o.number for o in state.watched_objects() if o.damage or o.loyalty_gone is not None
+    )
+    return replace(state, watched=keep) if keep != state.watched else state
+
+
+def _end_control(state: GameState, ends: Callable[[ControlEffect], bool]) -> GameState:
+    """Control-changing effects that end give control back to whoever had it before
+    (decision 0021; CR 613.1b): a later effect still in force keeps control instead."""
+    if not state.control_changed:
+        return state
+    for number in sorted(state.control_changed):
+        obj = state.obj(number)
+        if obj is None or not obj.control_effects:
+            continue
+        if not any(ends(e) for e in obj.control_effects):
+            continue
+        effects = list(obj.control_effects)
+        controller = obj.controller
+        i = len(effects) - 1
+        while i >= 0:
+            effect = effects[i]
+            if ends(effect):
+                if i == len(effects) - 1:
+                    controller = effect.previous
+                else:
+                    effects[i + 1] = replace(effects[i + 1], previous=effect.previous)
+                del effects[i]
+            i -= 1
+        updated = replace(obj, control_effects=tuple(effects), controller=controller)
+        if controller != obj.controller:
+            updated = _out_of_combat(updated)
+        state = state.with_object(updated)
     return state
 
 
@@ -304,6 +594,10 @@ def _(statement: t.Header, state: GameState, line: LineId) -> GameState:
     if statement.verb.value == "perspective" and not repeated:
         value = statement.value
         return replace(state, perspective=value.name if isinstance(value, t.PlayerRef) else "")
+    if statement.verb.value == "variant" and not repeated and isinstance(statement.value, t.Word):
+        state = replace(state, variant=statement.value.value)
+        life = state.starting_life()  # players declared above it (N101) start with it too
+        state = replace(state, players=tuple(replace(p, life=life) for p in state.players))
     return state
 
 
@@ -313,7 +607,9 @@ def _(statement: t.PlayerDeclaration, state: GameState, line: LineId) -> GameSta
     if statement.player.name not in state.declared:
         state = replace(state, declared=(*state.declared, statement.player.name))
     existing = state.player(statement.player.name)
-    player = PlayerState(statement.player.name, deck=deck, library=Library(size=deck))
+    player = PlayerState(
+        statement.player.name, life=state.starting_life(), deck=deck, library=Library(size=deck)
+    )
     if existing is not None:
         return state.with_player(player)
     return replace(state, players=(*state.players, player))
@@ -321,33 +617,41 @@ def _(statement: t.PlayerDeclaration, state: GameState, line: LineId) -> GameSta
 
 @_apply.register
 def _(statement: t.GameStart, state: GameState, line: LineId) -> GameState:
+    number = statement.number.value
     # only declared players carry over: a misspelt name stays in the game it was written
     # in (so the incremental walk converges at the next game at the latest)
     players = tuple(
-        PlayerState(p.name, deck=p.deck, library=Library(size=p.deck))
+        PlayerState(p.name, life=state.starting_life(), deck=p.deck, library=Library(size=p.deck))
         for p in state.players
         if p.name in state.declared or not state.declared
     )
+    # who chooses is known only from the game just before (decision 0030): not when the
+    # record starts with this game, nor after games it skips
+    follows = state.stage is not Stage.HEADER and number == state.game + 1
+    chooser = _next_chooser(state) if follows else None
     return replace(
         GameState(),
         stage=Stage.PREGAME,
-        game=statement.number.value,
+        game=number,
         players=players,
         perspective=state.perspective,
         headers=state.headers,
         declared=state.declared,
         highest_number=state.highest_number,
         game_floor=state.highest_number,
-        next_chooser=_next_chooser(state),
+        next_chooser=chooser,
+        variant=state.variant,
     )
 
 
 def _next_chooser(state: GameState) -> str | None:
     """Who chooses the next game's starting player: the loser, or after a draw the same
     player as before (CR 103.1); None when the record does not tell."""
+    if state.result == "":
+        return state.chooser  # a draw
     losers = [p.name for p in state.players if p.lost]
     if len(losers) == len(state.players):
-        return state.chooser  # a draw
+        return state.chooser  # everyone lost: a draw (CR 104.4a)
     return losers[0] if len(losers) == 1 else None
 
 
@@ -378,6 +682,9 @@ def _(statement: t.Draw, state: GameState, line: LineId) -> GameState:
     name = statement.subject.name
     player = state.player(name)
     assert player is not None
+    if player.library.size == 0 and state.stage is Stage.PLAYING and player.loses is None:
+        player = replace(player, loses=("draw", line))  # CR 704.5b
+        state = replace(state.with_player(player), sba_due=True)
     top = player.library.top
     number = statement.drawn.number
     obj = state.obj(number)
@@ -442,14 +749,85 @@ def _(statement: t.PlayerAction, state: GameState, line: LineId) -> GameState:
     if verb == "keep":
         return _to_pregame(state).with_player(replace(player, kept=True, kept_line=line))
     if verb in ("concede", "lose"):
-        state = state.with_player(replace(player, lost=True))
+        state = state.with_player(replace(player, lost=True, loses=None))
+        if not player.lost and len(state.alive()) > 1:
+            state = _leave_game(state, player.name, line)
     elif verb == "win":
         for other in state.players:
             if other.name != player.name:
-                state = state.with_player(replace(other, lost=True))
-    if len(state.alive()) <= 1:
-        state = replace(state, stage=Stage.OVER, ended_line=line)
+                state = state.with_player(replace(other, lost=True, loses=None))
+    return _maybe_over(state, line)
+
+
+def _maybe_over(state: GameState, line: LineId) -> GameState:
+    """The game ends when at most one player is left in it (CR 104.2a)."""
+    alive = state.alive()
+    if len(alive) <= 1:
+        result = alive[0] if alive else ""  # all players lost at once: a draw (CR 104.4a)
+        state = replace(state, stage=Stage.OVER, ended_line=line, result=result)
     return state
+
+
+@_apply.register
+def _(statement: t.JudgeEvent, state: GameState, line: LineId) -> GameState:
+    """A judge's line changes the game only by a game or match loss, time being called, or
+    a backup (decision 0033)."""
+    event = statement.event.value
+    if event == "penalty" and statement.penalty is not None and statement.player is not None:
+        player = state.player(statement.player.name)
+        if statement.penalty.value == "warning" or player is None or player.lost:
+            return state
+        state = state.with_player(replace(player, lost=True))
+        if len(state.alive()) > 1:
+            state = _leave_game(state, player.name, line)
+        return _maybe_over(state, line)
+    if event == "time" and statement.turns is not None:
+        return replace(state, time_called=(state.turn.number, statement.turns.value, line))
+    if event == "backup":
+        return _begin_gap(state, line)
+    return state
+
+
+def _leave_game(state: GameState, name: str, line: LineId) -> GameState:
+    """A player leaves a game that goes on (CR 800.4a): what they own leaves with them,
+    their spells and abilities cease to exist, control they took of others' objects ends."""
+    objects = dict(state.objects)
+    for number, obj in state.objects.items():
+        if obj.zone == GONE:
+            continue
+        if obj.owner == name or (obj.zone == "stack" and obj.controller == name):
+            objects[number] = replace(
+                obj,
+                zone=GONE,
+                controller=None,
+                last_moved=line,
+                gone_by=f"taken out of the game as {name} left it (CR 800.4a)",
+            )
+        elif obj.controller == name and obj.zone == "battlefield":
+            objects[number] = replace(obj, controller=obj.owner)
+    stack = tuple(n for n in state.stack if objects[n].zone == "stack")
+    return replace(state, objects=objects, stack=stack)
+
+
+@_apply.register
+def _(statement: t.GameDrawn, state: GameState, line: LineId) -> GameState:
+    return replace(state, stage=Stage.OVER, ended_line=line, result="")
+
+
+@_apply.register
+def _(statement: t.Sideboard, state: GameState, line: LineId) -> GameState:
+    """The deck changes for this game and the later ones; cards not recorded leave its
+    size unknown (decision 0030)."""
+    player = state.player(statement.subject.name)
+    assert player is not None
+    if statement.deck is not None:
+        deck: int | None = statement.deck.value
+    elif statement.way is None or player.deck is None:
+        deck = None
+    else:
+        deck = player.deck + statement.cards
+    # sideboarding comes before the opening draws (P509): the library is the whole deck
+    return state.with_player(replace(player, deck=deck, library=Library(size=deck)))
 
 
 @_apply.register
@@ -467,17 +845,24 @@ def _(statement: t.New, state: GameState, line: LineId) -> GameState:
             if isinstance(agent, t.PlayerRef)
             else _controller_of(state, agent.number if isinstance(agent, t.ObjectRef) else None)
         )
-    kind = {"token": ObjectKind.TOKEN, "copy": ObjectKind.COPY}.get(what, ObjectKind.CARD)
+    kinds = {"token": ObjectKind.TOKEN, "copy": ObjectKind.COPY, "emblem": ObjectKind.EMBLEM}
+    kind = kinds.get(what, ObjectKind.CARD)
     name = statement.card.value if statement.card else None
     if what == "copy" and statement.original is not None:
         original = state.obj(statement.original.number)
         name = original.name if original else None
+    controller = owner
+    if statement.owner is not None and zone == "battlefield":
+        owner = statement.owner.name  # `battlefield "P" owner "Q"` (decision 0021)
     obj = GameObject(
         number=statement.subject.number,
         kind=kind,
         name=name,
         owner=owner,
-        controller=owner if zone in ("battlefield", "stack") else None,
+        controller=controller if zone in ("battlefield", "stack") else None,
+        tapped=statement.tapped is not None and zone == "battlefield",
+        face_down=statement.face_down is not None,
+        back_face=statement.back is not None,
         zone=zone,
         introduced=line,
         introduced_zone=zone,
@@ -488,6 +873,8 @@ def _(statement: t.New, state: GameState, line: LineId) -> GameState:
         entered_moment=state.moment,
     )
     state = state.with_object(obj)
+    if what == "commander":
+        state = _new_commander(state, obj)
     if what == "hidden" and state.stage is not Stage.GAP:
         state = replace(state, hidden_this_step=state.hidden_this_step | {obj.number})
     if zone == "stack":
@@ -496,7 +883,20 @@ def _(statement: t.New, state: GameState, line: LineId) -> GameState:
         state = _place_known(state, obj, place.position)
     elif zone == "battlefield":
         state = replace(state, last_entered=obj.number)
+        state = _enter_in_combat(state, obj.number, statement.combat, obj.tapped)
+        if statement.attached is not None:
+            state = _attached(state, obj.number, statement.attached)
     return state
+
+
+def _new_commander(state: GameState, obj: GameObject) -> GameState:
+    """A commander comes from its owner's deck (CR 903.6): the library is a card smaller."""
+    state = replace(state, commanders=(*state.commanders, obj.number))
+    player = state.player(obj.owner or "")
+    if player is None or player.library.size is None:
+        return state
+    library = replace(player.library, size=player.library.size - 1)
+    return state.with_player(replace(player, library=library))
 
 
 @_apply.register
@@ -517,7 +917,13 @@ def _(statement: t.Move, state: GameState, line: LineId) -> GameState:
         controller=controller,
         tapped=statement.tapped is not None,
         position=destination.position,
+        face_down=statement.face_down is not None
+        or (obj.face_down and source == zone == "battlefield"),
+        back_face=obj.back_face and source == zone == "battlefield",
     )
+    state = _enter_in_combat(state, obj.number, statement.combat, statement.tapped is not None)
+    if statement.attached is not None and zone == "battlefield":
+        state = _attached(state, obj.number, statement.attached)
     if zone == "battlefield" and source != "battlefield" and state.last_entered != obj.number:
         # the line says it entered, even if it was already there (O203): its entering
         # counters may follow (P505)
@@ -572,22 +978,46 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
     caster = statement.caster.name if statement.caster else None
     modes = " ".join(m.value for m in statement.modes)
     what = f"cast from {source}" + (f" ({modes})" if modes else "")
-    return _moved(state, obj, "stack", line, what, controller=caster or obj.owner)
+    if obj.number in state.commanders and obj.zone == "command":
+        state = _commander_cast(state, obj.number, caster or obj.owner or "")
+    if (caster or obj.owner) == state.turn.player:  # for day and night (CR 502.2)
+        state = replace(state, spells_this_turn=state.spells_this_turn + 1)
+    face_down = any(m.value == "face-down" for m in statement.modes)  # CR 708.4
+    return _moved(
+        state,
+        obj,
+        "stack",
+        line,
+        what,
+        controller=caster or obj.owner,
+        face_down=face_down,
+        back_face=statement.back is not None,  # CR 712.11a, 712.11b
+    )
+
+
+def _commander_cast(state: GameState, commander: int, caster: str) -> GameState:
+    """Counts a cast from the command zone, for the next cast's tax (CR 903.8)."""
+    count = state.commander_cast_count(commander, caster) + 1
+    casts = tuple(c for c in state.commander_casts if c[:2] != (commander, caster))
+    return replace(state, commander_casts=(*casts, (commander, caster, count)))
 
 
 @_apply.register
 def _(statement: t.Play, state: GameState, line: LineId) -> GameState:
     source = statement.source.zone.value if statement.source else "hand"
     obj = _named(_object(state, statement.subject.number, line, source, None), statement.name)
+    who = statement.player.name if statement.player else obj.owner
     state = _moved(
         state,
         obj,
         "battlefield",
         line,
         f"played from {source}",
+        controller=who,
         tapped=statement.tapped is not None,
+        back_face=statement.back is not None,  # CR 712.12
     )
-    player = state.player(obj.owner or "")
+    player = state.player(who or "")
     if player is not None:
         state = state.with_player(replace(player, lands_played=player.lands_played + 1))
     return state
@@ -595,6 +1025,8 @@ def _(statement: t.Play, state: GameState, line: LineId) -> GameState:
 
 @_apply.register
 def _(statement: t.AbilityOf, state: GameState, line: LineId) -> GameState:
+    if statement.source is None:
+        return _designation_trigger(statement, state, line)
     source = statement.source.number
     controller = _controller_of(state, source)
     source_obj = state.obj(source)
@@ -616,6 +1048,93 @@ def _(statement: t.AbilityOf, state: GameState, line: LineId) -> GameState:
     return replace(state, stack=(*state.stack, obj.number))
 
 
+def _designation_trigger(statement: t.AbilityOf, state: GameState, line: LineId) -> GameState:
+    """An inherent triggered ability of the monarch or the initiative: no source, controlled
+    by the player who has the designation (CR 725.2, 726.2; decision 0026 item 3)."""
+    word = statement.designation.value if statement.designation else "monarch"
+    controller = state.monarch if word == "monarch" else state.initiative
+    the = "the monarch" if word == "monarch" else "the initiative"
+    obj = GameObject(
+        number=statement.subject.number,
+        kind=ObjectKind.ABILITY,
+        name=f"triggered ability of {the}",
+        owner=controller,
+        controller=controller,
+        zone="stack",
+        introduced=line,
+        introduced_zone="stack",
+        last_moved=line,
+        entered_moment=state.moment,
+    )
+    state = state.with_object(obj)
+    return replace(state, stack=(*state.stack, obj.number))
+
+
+@_apply.register
+def _(statement: t.Transform, state: GameState, line: LineId) -> GameState:
+    """It turns over to its other face (CR 701.27a, 701.28a)."""
+    obj = _named(
+        _object(state, statement.subject.number, line, "battlefield", None), statement.name
+    )
+    return state.with_object(replace(obj, back_face=not obj.back_face))
+
+
+@_apply.register
+def _(statement: t.TurnFaceUp, state: GameState, line: LineId) -> GameState:
+    obj = _named(
+        _object(state, statement.subject.number, line, "battlefield", None), statement.name
+    )
+    return state.with_object(replace(obj, face_down=False))
+
+
+@_apply.register
+def _(statement: t.Regenerate, state: GameState, line: LineId) -> GameState:
+    """Instead of being destroyed: its damage is removed, it is tapped, it leaves combat
+    (CR 701.19a)."""
+    obj = _named(
+        _object(state, statement.subject.number, line, "battlefield", None), statement.name
+    )
+    regenerated = replace(_out_of_combat(obj), damage=0, deathtouch=None, tapped=True)
+    return state.with_object(regenerated)
+
+
+@_apply.register
+def _(statement: t.Designation, state: GameState, line: LineId) -> GameState:
+    name = statement.subject.name
+    verb = statement.verb.value
+    if verb == "monarch":
+        return replace(state, monarch=name)
+    if verb == "initiative":
+        return replace(state, initiative=name)
+    player = state.player(name)
+    assert player is not None
+    return state.with_player(replace(player, citys_blessing=True))
+
+
+@_apply.register
+def _(statement: t.DayNight, state: GameState, line: LineId) -> GameState:
+    value = statement.verb.value
+    if statement.cause is None:
+        return replace(state, day_night=value, day_night_due=None)
+    return replace(state, day_night=value)
+
+
+@_apply.register
+def _(statement: t.Target, state: GameState, line: LineId) -> GameState:
+    obj = state.obj(statement.subject.number)
+    if obj is None:
+        return state
+    marks: list[tuple[int | str, str | None, LineId | None]] = []
+    for target in statement.targets:
+        if isinstance(target, t.PlayerRef):
+            marks.append((target.name, None, None))
+        else:
+            found = state.obj(target.number)
+            if found is not None:
+                marks.append((found.number, found.zone, found.last_moved))
+    return state.with_object(replace(obj, targets=tuple(marks)))
+
+
 @_apply.register
 def _(statement: t.Pay, state: GameState, line: LineId) -> GameState:
     payer = None
@@ -626,7 +1145,7 @@ def _(statement: t.Pay, state: GameState, line: LineId) -> GameState:
     for cost in statement.costs:
         if isinstance(cost, t.LifeCost) and player is not None:
             player = replace(player, life=player.life - cost.amount.value)
-    return state.with_player(player) if player is not None else state
+    return _may_lose(state.with_player(player), player, line) if player is not None else state
 
 
 @_apply.register
@@ -637,7 +1156,22 @@ def _(statement: t.Leave, state: GameState, line: LineId) -> GameState:
     what = {"resolve": "resolved", "fizzle": "fizzled", "countered": "countered"}[verb]
     position = statement.destination.position if statement.destination else None
     what = f"{what} -> {zone}"
-    state = _moved(state, obj, zone, line, what, controller=obj.controller, position=position)
+    tapped = statement.tapped is not None
+    state = _moved(
+        state,
+        obj,
+        zone,
+        line,
+        what,
+        controller=obj.controller,
+        tapped=tapped,
+        position=position,
+        face_down=obj.face_down and zone == "battlefield",
+        back_face=obj.back_face and zone == "battlefield",  # CR 712.13
+    )
+    state = _enter_in_combat(state, obj.number, statement.combat, tapped)
+    if statement.attached is not None and zone == "battlefield":
+        state = _attached(state, obj.number, statement.attached)  # an Aura spell (CR 608.3c)
     return replace(state, resolving=obj.number) if verb == "resolve" else state
 
 
@@ -655,7 +1189,22 @@ def _(statement: t.Attack, state: GameState, line: LineId) -> GameState:
         _object(state, statement.subject.number, line, "battlefield", None), statement.name
     )
     tapped = obj.tapped or statement.untapped is None
-    return state.with_object(replace(obj, attacking=True, tapped=tapped))
+    defender = statement.defender
+    what = defender.name if isinstance(defender, t.PlayerRef) else defender.number
+    state = state.with_object(replace(obj, attacking=True, attack_target=what, tapped=tapped))
+    return _fighting(state, obj.number)
+
+
+@_apply.register
+def _(statement: t.Block, state: GameState, line: LineId) -> GameState:
+    blocker = _object(state, statement.subject.number, line, "battlefield", None)
+    blocker = _named(blocker, statement.name)
+    number = statement.blocked.number
+    state = state.with_object(replace(blocker, blocking=(*blocker.blocking, number)))
+    attacker = state.obj(number)
+    if attacker is not None and attacker.attacking:  # CR 509.1h
+        state = state.with_object(replace(attacker, blocked=True))
+    return _fighting(state, blocker.number, number)
 
 
 @_apply.register
@@ -664,21 +1213,54 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
     source = statement.subject.number
     amount = statement.amount.value
     if isinstance(recipient, t.PlayerRef):
+        if source in state.commanders and _is_combat_damage(state, statement):
+            state = _commander_damage(state, recipient.name, source, amount, line, statement.span)
         pending = PendingDamage(line, source, amount, recipient.name, statement.span)
     else:
         target = state.obj(recipient.number)
-        if target is not None and target.zone == "battlefield":
-            state = state.with_object(_marked(target, amount, state))
-        if target is None or not (target.counter("loyalty") or target.counter("defense")):
+        if target is None:
             return state
+        if not (target.counter("loyalty") or target.counter("defense")):
+            # damage to a creature is marked on it until the cleanup step (CR 120.3e, 514.2)
+            touched = line if statement.deathtouch is not None and amount else target.deathtouch
+            state = state.with_object(
+                replace(
+                    target,
+                    damage=target.damage + amount,
+                    deathtouch=touched,
+                    damaged_moment=state.moment,
+                )
+            )
+            state = _watch(state, target.number)
+            return replace(state, sba_due=True) if touched is not None else state
         pending = PendingDamage(line, source, amount, recipient.number, statement.span)
     return replace(state, pending_damage=(*state.pending_damage, pending))
 
 
-def _marked(obj: GameObject, amount: int, state: GameState) -> GameObject:
-    """Damage marked on a permanent adds up within a turn (CR 120.3e, 514.2)."""
-    earlier = obj.damage.amount if obj.damage is not None else 0
-    return replace(obj, damage=MarkedDamage(earlier + amount, state.moment))
+def _is_combat_damage(state: GameState, statement: t.Damage) -> bool:
+    """Damage without a cause in the combat damage step is combat damage (decision 0012)."""
+    return statement.cause is None and state.turn.step == "combat-damage"
+
+
+def _commander_damage(
+    state: GameState, player: str, commander: int, amount: int, line: LineId, span: t.Span
+) -> GameState:
+    """Adds combat damage from a commander; at 21 the player must lose next (CR 704.6c)."""
+    total = amount
+    damage = []
+    for who, source, dealt in state.commander_damage:
+        if (who, source) == (player, commander):
+            total += dealt
+        else:
+            damage.append((who, source, dealt))
+    state = replace(state, commander_damage=(*damage, (player, commander, total)))
+    due = any(who == player for who, *_ in state.commander_losses)
+    if player not in state.alive():
+        return state
+    if total >= 21 and total - amount < 21 and not due:
+        loss = (player, commander, line, span)
+        state = replace(state, commander_losses=(*state.commander_losses, loss))
+    return state
 
 
 def _settle(state: GameState, recipient: int | str, source: int | None, amount: int) -> GameState:
@@ -707,9 +1289,18 @@ def _(statement: t.ObjectCounters, state: GameState, line: LineId) -> GameState:
     obj = _named(
         _object(state, statement.subject.number, line, "battlefield", None), statement.name
     )
+    if loyalty_cost_of(state, statement) is not None:
+        turn = state.turn
+        state = replace(state, turn=replace(turn, loyalty_used=turn.loyalty_used | {obj.number}))
     kind = statement.counter.value
     delta = statement.delta.value
-    state = state.with_object(replace(obj, counters=_counters(obj.counters, kind, delta)))
+    counters = _counters(obj.counters, kind, delta)
+    gone = obj.loyalty_gone
+    if kind == "loyalty" and delta < 0 and obj.counter(kind) > 0 and not dict(counters).get(kind):
+        gone = line  # its last loyalty counter (CR 704.5i)
+    state = state.with_object(replace(obj, counters=counters, loyalty_gone=gone))
+    if gone is not None:
+        state = replace(_watch(state, obj.number), sba_due=True)
     if delta < 0 and kind in ("loyalty", "defense"):
         state = _settle(state, obj.number, _cause_object(statement), -delta)
     return _note_opening_action(state, statement)
@@ -719,7 +1310,8 @@ def _(statement: t.ObjectCounters, state: GameState, line: LineId) -> GameState:
 def _(statement: t.Life, state: GameState, line: LineId) -> GameState:
     player = state.player(statement.subject.name)
     assert player is not None
-    state = state.with_player(replace(player, life=player.life + statement.delta.value))
+    player = replace(player, life=player.life + statement.delta.value)
+    state = _may_lose(state.with_player(player), player, line)
     if statement.delta.value < 0:
         state = _settle(state, player.name, _cause_object(statement), -statement.delta.value)
     return state
@@ -730,7 +1322,8 @@ def _(statement: t.PlayerCounters, state: GameState, line: LineId) -> GameState:
     player = state.player(statement.subject.name)
     assert player is not None
     counters = _counters(player.counters, statement.counter.value, statement.delta.value)
-    state = state.with_player(replace(player, counters=counters))
+    player = replace(player, counters=counters)
+    state = _may_lose(state.with_player(player), player, line)
     if statement.delta.value > 0 and statement.counter.value == "poison":
         state = _settle(state, player.name, _cause_object(statement), statement.delta.value)
     return state
@@ -741,6 +1334,8 @@ def _(statement: t.LibraryAction, state: GameState, line: LineId) -> GameState:
     actor = statement.subject.name
     owner = statement.owner.name if statement.owner else actor
     if statement.verb.value == "search":
+        if statement.zone is not None and statement.zone.value != "library":
+            return state  # a graveyard or hand: what is found is moved by the next lines
         return replace(state, searching=(actor, owner, line))
     return replace(_forget_library(state, owner, line), searching=None)
 
@@ -759,29 +1354,120 @@ def _(statement: t.Effect, state: GameState, line: LineId) -> GameState:
 
 @_apply.register
 def _(statement: t.Control, state: GameState, line: LineId) -> GameState:
-    obj = _object(state, statement.subject.number, line, "battlefield", None)
+    obj = _named(
+        _object(state, statement.subject.number, line, "battlefield", None), statement.name
+    )
     controller = statement.controller.name
-    # Not tracked for summoning sickness (controlled_since): the effects that change control
-    # for a turn nearly all give haste, and the line does not say which card's text it was.
-    return state.with_object(replace(obj, controller=controller))
+    effects = obj.control_effects
+    source = _cause_object(statement)
+    if statement.until is not None and source is not None:
+        effect = ControlEffect(
+            statement.until.value, source, _controller_of(state, source), obj.controller, line
+        )
+        effects = (*effects, effect)
+        state = replace(state, control_changed=state.control_changed | {obj.number})
+    updated = replace(obj, controller=controller, control_effects=effects)
+    if controller != obj.controller:
+        updated = _out_of_combat(updated)  # CR 506.4
+    return state.with_object(updated)
+
+
+@_apply.register
+def _(statement: t.Attach, state: GameState, line: LineId) -> GameState:
+    obj = _named(
+        _object(state, statement.subject.number, line, "battlefield", None), statement.name
+    )
+    state = state.with_object(obj)
+    return _attached(state, obj.number, statement.host)
+
+
+@_apply.register
+def _(statement: t.Phasing, state: GameState, line: LineId) -> GameState:
+    obj = _named(
+        _object(state, statement.subject.number, line, "battlefield", None), statement.name
+    )
+    out = statement.direction.value == "out"
+    state = state.with_object(_phased(obj, out, indirectly=False))
+    phased = {obj.number}
+    # what is attached to it phases out and in with it, indirectly (CR 702.26g)
+    for attached in state.attachments_of(obj.number) if state.attached else []:
+        if out and not attached.phased_out:
+            state = state.with_object(_phased(attached, True, indirectly=True))
+            phased.add(attached.number)
+        elif not out and attached.phased_indirectly:
+            state = state.with_object(_phased(attached, False, indirectly=False))
+    return replace(state, phased=state.phased | phased) if out else state
+
+
+def _phased(obj: GameObject, out: bool, *, indirectly: bool) -> GameObject:
+    """Phased out it is treated as though it does not exist and leaves combat (702.26b)."""
+    if not out:
+        return replace(
+            obj, phased_out=False, phased_under=None, phased_indirectly=False, phase_in_due=False
+        )
+    return replace(
+        _out_of_combat(obj),
+        phased_out=True,
+        phased_under=obj.controller,
+        phased_indirectly=indirectly,
+        phase_in_due=False,
+    )
+
+
+def _day_night_due(state: GameState) -> GameState:
+    """A new turn: whether its untap step makes day night or night day (CR 502.2), from the
+    spells the previous turn's active player cast; unknown across a gap."""
+    known = state.spells_counted and not state.incomplete_since_turn
+    cast = state.spells_this_turn if known else None
+    counted = state.stage is not Stage.GAP and not state.incomplete_since_turn
+    due = None
+    if cast is not None and state.day_night == "day" and cast == 0:
+        due = "night"
+    elif cast is not None and state.day_night == "night" and cast >= 2:
+        due = "day"
+    return replace(
+        state,
+        spells_last_turn=cast,
+        spells_this_turn=0,
+        spells_counted=counted,
+        day_night_due=due,
+    )
+
+
+def _phase_ins_due(state: GameState, player: str) -> GameState:
+    """A new turn: the permanents that phased out under its player's control phase in during
+    its untap step (CR 502.1, 702.26a), unless they phased out with what they are attached to."""
+    if not state.phased:
+        return state
+    still = state.phased_objects()
+    for obj in still:
+        if not obj.phased_indirectly and obj.phased_under == player:
+            state.objects[obj.number] = replace(obj, phase_in_due=True)
+    return replace(state, phased=frozenset(o.number for o in still))
 
 
 @_apply.register
 def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
     stage = Stage.GAP if state.stage is Stage.GAP else Stage.PLAYING
     players = tuple(replace(p, lands_played=0) for p in state.players)
-    # damage marked wears off in the cleanup step (514.2): forgotten here, so that states converge
-    objects = {
-        n: replace(o, attacking=False, damage=None) if o.attacking or o.damage else o
-        for n, o in state.objects.items()
-    }
+    player = statement.player.name
+    state = _remove_damage(_end_combat(state))
+    state = _phase_ins_due(state, player)
+    state = _day_night_due(state)
+    state = _end_control(
+        state,
+        lambda e: (
+            e.until in ("end-of-turn", "end-of-combat")
+            or (e.until == "next-turn" and e.holder == player)
+        ),
+    )
+    objects = state.objects
     effects = tuple(e for e in state.effects if e.until not in ("end-of-turn", "end-of-combat"))
     effects = tuple(
         e
         for e in effects
         if not (e.until == "next-turn" and _controller_of(state, e.source) == statement.player.name)
     )
-    player = statement.player.name
     if statement.cause is not None:
         normal = state.turn.normal_player  # an extra turn: the turn order goes on after it
     elif state.incomplete_since_turn or state.stage is Stage.GAP:
@@ -827,21 +1513,35 @@ def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
     is_phase = statement.verb.value == "phase"
     name = statement.name.value
     current = state.turn.position
-    index = step_index(name, is_phase, current, extra=statement.cause is not None)
+    added_after = state.turn.added_after
+    extra = statement.cause is not None
+    reference = current
+    if is_phase and extra and added_after is None:
+        added_after = current  # the first added phase: the regular ones resume from here
+    elif is_phase and not extra and added_after is not None:
+        reference, added_after = added_after, None  # the regular phase after added ones
+    index = step_index(name, is_phase, reference, extra=extra)
     phase, step = STEP_ORDER[index]
-    turn = replace(state.turn, position=index, phase=phase, step=step, repeated=index <= current)
+    turn = replace(
+        state.turn,
+        position=index,
+        phase=phase,
+        step=step,
+        repeated=index <= reference,
+        added_after=added_after,
+        cleanup_priority=False,
+    )
     state = replace(state, turn=turn, moment=line, incomplete_since_step=False)
     if step == "end-of-combat" or (is_phase and name in ("main", "ending") and current >= 5):
         state = replace(
-            state,
-            objects={
-                n: replace(o, attacking=False) if o.attacking else o
-                for n, o in state.objects.items()
-            },
+            _end_combat(state),
             effects=tuple(e for e in state.effects if e.until != "end-of-combat"),
         )
+        state = _end_control(state, lambda e: e.until == "end-of-combat")
     if step == "cleanup":
         state = replace(state, effects=tuple(e for e in state.effects if e.until != "end-of-turn"))
+        state = _end_control(state, lambda e: e.until == "end-of-turn")
+        state = _remove_damage(state)
     return state
 
 
@@ -849,15 +1549,7 @@ def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
 def _(statement: t.Marker, state: GameState, line: LineId) -> GameState:
     verb = statement.verb.value
     if verb == "incomplete":
-        return replace(
-            state,
-            stage=Stage.GAP,
-            gap_line=line,
-            pending_damage=(),
-            searching=None,
-            incomplete_since_turn=True,
-            incomplete_since_step=True,
-        )
+        return _begin_gap(state, line)
     if verb == "keyframe":
         if state.in_keyframe is not None:
             return state  # a keyframe inside a keyframe (F902): the open one goes on
@@ -869,6 +1561,19 @@ def _(statement: t.Marker, state: GameState, line: LineId) -> GameState:
     if state.stage is Stage.GAP:
         state = _settle_gap(state, line)
     return replace(state, in_keyframe=None)
+
+
+def _begin_gap(state: GameState, line: LineId) -> GameState:
+    """Lines are missing from here (`incomplete`, or a judge's backup) until a keyframe."""
+    return replace(
+        state,
+        stage=Stage.GAP,
+        gap_line=line,
+        pending_damage=(),
+        searching=None,
+        incomplete_since_turn=True,
+        incomplete_since_step=True,
+    )
 
 
 def _settle_gap(state: GameState, line: LineId) -> GameState:
@@ -894,6 +1599,7 @@ def _settle_gap(state: GameState, line: LineId) -> GameState:
         stack=stack,
         stage=stage,
         gap_line=None,
+        attached=frozenset(n for n in state.attached if n in state.keyframe_seen),
         players=tuple(players),
     )
 
@@ -909,8 +1615,14 @@ def _(statement: t.SnapshotObject, state: GameState, line: LineId) -> GameState:
     obj = _object(state, number, line, zone, _player(place))
     controller = place.player.name if place.player and zone == "battlefield" else obj.controller
     counters = tuple(sorted((kind.value, count.value) for count, kind in statement.counters))
+    owner = obj.owner
+    if statement.owner is not None and zone == "battlefield":
+        owner = statement.owner.name
     updated = replace(
         obj,
+        owner=owner,
+        face_down=statement.face_down is not None,
+        back_face=statement.back is not None,
         zone=zone,
         controller=(controller or obj.owner) if zone in ("battlefield", "stack") else None,
         tapped=statement.tapped is not None,
@@ -923,6 +1635,11 @@ def _(statement: t.SnapshotObject, state: GameState, line: LineId) -> GameState:
         state = replace(state, stack=(*state.stack, number))
     if zone == "library":
         state = _place_known(state, updated, place.position)
+    if zone == "battlefield" or updated.attached_to is not None:
+        state = _attached(state, number, statement.attached if zone == "battlefield" else None)
+    if statement.phased_out is not None and zone == "battlefield":
+        phased = _phased(state.objects[number], True, indirectly=False)
+        state = replace(state.with_object(phased), phased=state.phased | {number})
     return state
 
 

@@ -3,8 +3,18 @@ words, and when a line is in a part of the file where object checks stay quiet."
 
 from __future__ import annotations
 
-from mtgr.rules.context import Context
-from mtgr.rules.state import GONE, OWNED_ZONES, GameObject, GameState, ObjectKind, Stage, Turn
+from mtgr.rules.context import Context, Related
+from mtgr.rules.registry import Rule
+from mtgr.rules.state import (
+    GONE,
+    OWNED_ZONES,
+    GameObject,
+    GameState,
+    ObjectKind,
+    Stage,
+    Turn,
+    after_priority,
+)
 from mtgr.syntax import tree as t
 
 # The zone an `as` kind moves from (CR 701.9a, 701.21a, 701.8a, 701.17a).
@@ -19,6 +29,28 @@ KIND_SOURCE = {
 def quiet(ctx: Context) -> bool:
     """In a gap or inside a keyframe, events are F902/F903's: other object checks stay quiet."""
     return ctx.state.stage is Stage.GAP or ctx.state.in_keyframe is not None
+
+
+def report_pending_losses(ctx: Context, rule: Rule, reason: str, what: str, cr: str) -> None:
+    """B101 to B103: a player who loses the next time state-based actions are checked
+    (decision 0024 item 1), still in the game at a line that comes after that check."""
+    state = ctx.state
+    statement = ctx.statement
+    if not state.sba_due or statement is None or not after_priority(state, statement):
+        return
+    if quiet(ctx) or state.stage is not Stage.PLAYING:
+        return
+    for player in state.players:
+        if player.lost or player.loses is None or player.loses[0] != reason:
+            continue
+        ctx.report(
+            rule,
+            f'"{player.name}" {what}, so loses the game when state-based actions are checked, '
+            f"before this line (CR {cr}, 704.3): record it first, "
+            f'`"{player.name}" lose by sba`, or the concession or end of the game',
+            statement.verb.span,
+            related=(Related(player.loses[1], None, f"{player.name} {what} after this line"),),
+        )
 
 
 def current_step(turn: Turn) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import TypeVar
 
+from mtgr.syntax import tree as t
 from mtgr.syntax.tree import Span
 
 LineId = int
@@ -23,11 +24,39 @@ PUBLIC_ZONES = frozenset({"graveyard", "battlefield", "stack", "exile", "command
 GONE = "gone"  # a token off the battlefield, a copy off the stack, a resolved ability
 
 
+# Lines that come only after a player received priority, so after state-based actions were
+# checked (CR 117.5, 704.3): what those actions did is written before them (decision 0024).
+PRIORITY_LINES = (t.Cast, t.AbilityOf, t.Play, t.Leave, t.Turn, t.PhaseOrStep, t.Attack, t.Block)
+
+
+def after_priority(state: GameState, statement: t.Statement) -> bool:
+    """A line that comes only after a player received priority, so after state-based actions
+    were checked (decision 0024 item 1): not a triggered ability, which is written as it
+    triggers, nor a spell the resolving object casts, whose resolution goes on."""
+    if not isinstance(statement, PRIORITY_LINES):
+        return False
+    if isinstance(statement, t.AbilityOf):
+        return statement.verb.value == "activate"
+    if isinstance(statement, t.Cast) and state.resolving is not None and statement.cause:
+        agent = statement.cause.agent
+        return not (isinstance(agent, t.ObjectRef) and agent.number == state.resolving)
+    return True
+
+
+def ends_untap_step(statement: t.Statement) -> bool:
+    """A line that comes after the untap step of its turn (decision 0025): any priority line
+    but the turn line and `step untap` themselves."""
+    if isinstance(statement, t.Turn):
+        return False
+    return not (isinstance(statement, t.PhaseOrStep) and statement.name.value == "untap")
+
+
 class ObjectKind(Enum):
     CARD = "card"
     TOKEN = "token"
     COPY = "copy"
     ABILITY = "ability"
+    EMBLEM = "emblem"
 
 
 class Stage(Enum):
@@ -41,12 +70,15 @@ class Stage(Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class MarkedDamage:
-    """Damage marked on a permanent this turn (CR 120.3e), as the lines record it; the next
-    turn line forgets it (CR 514.2)."""
+class ControlEffect:
+    """A control change that ends with a duration (decision 0021): who had control before
+    it, so that control goes back when it ends (CR 613.1b, 514.2)."""
 
-    amount: int
-    moment: LineId  # GameState.moment when it was last dealt
+    until: str  # end-of-turn, end-of-combat, next-turn, leaves
+    source: int
+    holder: str | None  # the source's controller: "until your next turn" is theirs
+    previous: str | None
+    line: LineId
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,13 +97,41 @@ class GameObject:
     tapped: bool = False
     counters: tuple[tuple[str, int], ...] = ()
     attacking: bool = False
+    # what it attacks (a player's name or a permanent's number); put onto the battlefield
+    # attacking rather than declared (decision 0020, CR 508.4); blocked; what it blocks
+    attack_target: str | int | None = None
+    entered_attacking: bool = False
+    blocked: bool = False
+    blocking: tuple[int, ...] = ()
+    # control-changing effects with a duration, oldest first (decision 0021)
+    control_effects: tuple[ControlEffect, ...] = ()
+    # what it is attached to (a permanent's number or a player's name, decision 0023), and
+    # whether it became unattached because that left the battlefield (CR 704.5m, 704.5n)
+    attached_to: int | str | None = None
+    detached: bool = False
+    # damage marked on it until the cleanup step (CR 514.2), and whether a line took its
+    # last loyalty counter (decision 0024: CR 704.5g, 704.5i)
+    damage: int = 0
+    deathtouch: LineId | None = None  # dealt damage by a source with deathtouch (0027)
+    loyalty_gone: LineId | None = None
+    # phased out (decision 0025, CR 702.26): under whose control, directly or with what it
+    # is attached to, and whether its controller's untap step this turn must phase it in
+    face_down: bool = False  # a face-down spell, permanent or exiled card (decision 0028)
+    back_face: bool = False  # a double-faced card with its back face up (decision 0029)
+    phased_out: bool = False
+    phased_under: str | None = None
+    phased_indirectly: bool = False
+    phase_in_due: bool = False
     last_moved: LineId | None = None
     entered_moment: LineId | None = None  # GameState.moment as it entered its current zone
     gone_by: str | None = None  # how a card went back to the untracked pool ("shuffled into ...")
     # the turn line of the turn in which it entered the battlefield, when the lines show it
     # (CR 302.6); None: not known (a keyframe, a gap) or not on the battlefield
     controlled_since: LineId | None = None
-    damage: MarkedDamage | None = None
+    damaged_moment: LineId | None = None  # GameState.moment when damage was last marked
+    # a spell's or ability's targets as they stood when chosen: (object number, its zone, its
+    # last move) or (player name, None, None); a target is illegal once that changed (608.2b)
+    targets: tuple[tuple[int | str, str | None, LineId | None], ...] = ()
 
     @property
     def hidden(self) -> bool:
@@ -82,6 +142,10 @@ class GameObject:
 
     def label(self) -> str:
         return f"#{self.number} ({self.name})" if self.name else f"#{self.number}"
+
+    @property
+    def in_combat(self) -> bool:
+        return self.attacking or bool(self.blocking)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +173,11 @@ class PlayerState:
     bottomed: int = 0
     opening_drawn: int = 0  # cards drawn for the current opening hand
     lost: bool = False
+    # why and since which line the player loses the next time state-based actions are
+    # checked, until that happens (decision 0024: CR 704.5a, 704.5b, 704.5c)
+    loses: tuple[str, LineId] | None = None
     lands_played: int = 0
+    citys_blessing: bool = False  # for the rest of the game (decision 0026)
     kept_line: LineId | None = None
 
     def counter(self, kind: str) -> int:
@@ -148,6 +216,14 @@ class Turn:
     starting_player_skipped_draw: bool = False
     normal_player: str | None = None  # the player of the last turn that was not an extra turn
     repeated: bool = False  # the current phase or step came again (510.4, 514.3a, 500.8)
+    # while added phases run (500.8): where the turn stood when the first was added; the
+    # regular phases that follow them are placed from there (505.1a, decision 0043)
+    added_after: int | None = None
+    # this cleanup step gives priority: something triggered or a state-based action was
+    # performed in it (514.3a, decision 0044 item 1)
+    cleanup_priority: bool = False
+    # permanents whose loyalty ability was activated this turn (606.3, decision 0044 item 2)
+    loyalty_used: frozenset[int] = frozenset()
 
 
 # CR 500.1: the phases and steps in order. A main phase appears twice.
@@ -179,6 +255,74 @@ def _step_places() -> dict[tuple[str, bool], tuple[int, ...]]:
 
 
 _STEP_PLACES = _step_places()
+
+
+# The parts of casting a spell or activating an ability, in the order of CR 601.2 and
+# 602.2b (decision 0045 item 1): the announcement, choices (modes, X), targets, mana
+# abilities, the `pay` lines, then the actions that pay costs.
+CASTING_STAGES = ("announced", "choices", "targets", "mana abilities", "payments", "cost actions")
+_PAYMENTS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Casting:
+    """The spell or ability being cast or activated, how far its lines have got, and the
+    first line of each part written so far (to move a line written too late)."""
+
+    number: int
+    stage: int
+    starts: tuple[LineId | None, ...]
+
+
+def casting_stage(casting: Casting, statement: t.Statement) -> int | None:
+    """Which part of casting `casting.number` a line is, or None if it is none of them.
+
+    Once costs are paid the spell is cast (601.2i): a `choose` after that is made later
+    (as a permanent enters, 614.12a, decision 0017 item 6), and a mana ability after the
+    `pay` line makes mana for what comes next; neither is part of this casting."""
+    number = casting.number
+    paid = casting.starts[_PAYMENTS] is not None  # a `pay` line
+    cast = paid or casting.stage > _PAYMENTS  # or an action that pays a cost
+    if isinstance(statement, t.ObjectStatement) and statement.subject.number == number:
+        if isinstance(statement, t.Choose):
+            return None if cast else 1
+        if isinstance(statement, t.Target):
+            return 2
+        if isinstance(statement, t.Pay):
+            return 4
+    cause = statement.cause
+    if cause is None or not isinstance(cause.agent, t.ObjectRef):
+        return None
+    if cause.agent.number == number:
+        return 5
+    if (
+        isinstance(statement, (t.TapChange, t.Move))
+        and statement.subject.number == cause.agent.number
+    ):
+        # a mana ability: the permanent taps or sacrifices itself (decision 0005 item 2)
+        return None if paid else 3
+    return None
+
+
+def loyalty_cost_of(state: GameState, statement: t.Statement) -> int | None:
+    """The ability a `counters ... loyalty by #A` line pays the loyalty cost of, if it does:
+    A is an ability of that permanent being activated, on top of the stack and not
+    resolving (CR 606.4, decision 0017 item 3); else None."""
+    if not isinstance(statement, t.ObjectCounters) or statement.counter.value != "loyalty":
+        return None
+    cause = statement.cause
+    if cause is None or not isinstance(cause.agent, t.ObjectRef):
+        return None
+    number = cause.agent.number
+    ability = state.obj(number)
+    if ability is None or ability.kind is not ObjectKind.ABILITY:
+        return None
+    if ability.source != statement.subject.number or state.resolving == number:
+        return None
+    if not state.stack or state.stack[-1] != number:
+        return None
+    activated = ability.name is not None and ability.name.startswith("activated ")
+    return number if activated else None
 
 
 def step_places(name: str, is_phase: bool) -> tuple[int, ...]:
@@ -229,6 +373,44 @@ class GameState:
     declared: tuple[str, ...] = ()  # players declared by `player` lines
     resolving: int | None = None  # the object that resolved last, while its resolution goes on
     hidden_this_step: frozenset[int] = frozenset()  # `new hidden` since the last turn, phase, step
+    # how this game ended (decision 0030): the winner's name, "" for a draw, None while not
+    # known. Earlier games' results are not kept: an edit to one game's end would otherwise
+    # make every later state differ, and the walk could not stop re-checking early.
+    result: str | None = None
+    # the Commander variant (decision 0031)
+    variant: str | None = None  # "commander", or None for a normal game
+    commanders: tuple[int, ...] = ()  # the numbers of this game's commanders
+    commander_casts: tuple[
+        tuple[int, str, int], ...
+    ] = ()  # (commander, caster, casts from command)
+    commander_damage: tuple[tuple[str, int, int], ...] = ()  # (player, commander, combat damage)
+    # players dealt 21 or more combat damage by one commander, who must lose next (704.6c):
+    # (player, commander, damage line, its columns)
+    commander_losses: tuple[tuple[str, int, LineId, Span | None], ...] = ()
+    # time called for the round (decision 0033): (the turn it was called in, turns after it,
+    # the judge line)
+    time_called: tuple[int, int, LineId] | None = None
+    attached: frozenset[int] = frozenset()  # objects attached to something (decision 0023)
+    casting: Casting | None = None  # the spell or ability being cast or activated (0045)
+    # objects with damage marked or a loyalty counter just gone (decision 0024), phased out
+    # (0025), under a control change with a duration (0021): the few that turn, step and
+    # priority lines look at, instead of every object; and whether a state-based action is
+    # owed at the next priority line
+    watched: frozenset[int] = frozenset()
+    phased: frozenset[int] = frozenset()
+    control_changed: frozenset[int] = frozenset()
+    in_combat: frozenset[int] = frozenset()  # attacking, blocking or blocked (decision 0020)
+    sba_due: bool = False
+    # designations (decision 0026): the monarch, who has the initiative, day or night; the
+    # spells the active player cast this turn and last turn, and the change of day or night
+    # the untap step owes (CR 502.2)
+    monarch: str | None = None
+    initiative: str | None = None
+    day_night: str | None = None
+    spells_this_turn: int = 0
+    spells_counted: bool = False  # the turn began outside a gap: its casts are all written
+    spells_last_turn: int | None = None
+    day_night_due: str | None = None
 
     # -- lookups
     def player(self, name: str) -> PlayerState | None:
@@ -236,6 +418,17 @@ class GameState:
             if player.name == name:
                 return player
         return None
+
+    def starting_life(self) -> int:
+        """40 in a Commander game (CR 903.7), 20 otherwise (CR 103.4)."""
+        return 40 if self.variant == "commander" else 20
+
+    def commander_cast_count(self, commander: int, caster: str | None) -> int:
+        """How often `caster` cast this commander from the command zone this game (903.8)."""
+        for number, who, count in self.commander_casts:
+            if number == commander and who == caster:
+                return count
+        return 0
 
     def player_names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.players)
@@ -256,6 +449,19 @@ class GameState:
             for o in self.objects.values()
             if o.zone == "hand" and o.hidden and o.owner == owner
         )
+
+    def watched_objects(self) -> list[GameObject]:
+        return [self.objects[n] for n in sorted(self.watched) if n in self.objects]
+
+    def phased_objects(self) -> list[GameObject]:
+        """The permanents phased out, by number."""
+        found = (self.objects.get(n) for n in sorted(self.phased))
+        return [o for o in found if o is not None and o.phased_out]
+
+    def attachments_of(self, host: int | str) -> list[GameObject]:
+        """What is attached to a permanent or player, by number."""
+        found = (self.objects[n] for n in self.attached if n in self.objects)
+        return sorted((o for o in found if o.attached_to == host), key=lambda o: o.number)
 
     def top_of_stack(self) -> int | None:
         return self.stack[-1] if self.stack else None

@@ -5,26 +5,89 @@ from __future__ import annotations
 from mtgr.rules.state import GONE, ZONES, GameObject, GameState, PlayerState
 
 
-def object_line(obj: GameObject) -> str:
+def object_line(obj: GameObject, state: GameState | None = None) -> str:
     parts = [obj.label() if obj.name else f"#{obj.number} (hidden)"]
     if obj.kind.value != "card":
         parts.append(obj.kind.value)
     if obj.tapped:
         parts.append("tapped")
     if obj.attacking:
-        parts.append("attacking")
+        parts.append(_attacking(obj))
+    if obj.blocked:
+        parts.append("blocked")
+    if obj.blocking:
+        parts.append("blocking " + " ".join(f"#{n}" for n in obj.blocking))
     parts.extend(f"{count} {kind}" for kind, count in obj.counters)
+    if obj.damage:
+        parts.append(f"{obj.damage} damage marked")
+    if obj.phased_out:
+        parts.append("phased out")
+    if obj.face_down:
+        parts.append("face down")
+    if obj.back_face:
+        parts.append("back face up")
     if obj.controller and obj.owner and obj.controller != obj.owner:
-        parts.append(f"controlled by {obj.controller}")
+        parts.append(f"owned by {obj.owner}, controlled by {obj.controller}")
+    parts.extend(
+        f"control from #{e.source} until {e.until} (then {e.previous})" for e in obj.control_effects
+    )
+    parts.extend(attachment_words(obj, state))
     return ", ".join(parts)
+
+
+def attachment_words(obj: GameObject, state: GameState | None) -> list[str]:
+    """What it is attached to, what is attached to it (decision 0023 item 6)."""
+    words = []
+    host = obj.attached_to
+    if host is not None:
+        words.append(f"attached to #{host}" if isinstance(host, int) else f"attached to {host}")
+    elif obj.detached:
+        words.append("unattached (what it was attached to left)")
+    if state is not None and state.attached:
+        attached = state.attachments_of(obj.number)
+        if attached:
+            words.append("with " + ", ".join(o.label() for o in attached) + " attached")
+    return words
+
+
+def _attacking(obj: GameObject) -> str:
+    target = obj.attack_target
+    what = f"attacking #{target}" if isinstance(target, int) else f"attacking {target}"
+    if target is None:
+        what = "attacking"
+    return what + (" (entered attacking)" if obj.entered_attacking else "")
 
 
 def player_line(state: GameState, player: PlayerState) -> str:
     hand = len(state.in_zone("hand", player.name))
     library = "?" if player.library.size is None else str(player.library.size)
     counters = "".join(f", {count} {kind}" for kind, count in player.counters)
+    designations = [
+        word
+        for word, has in (
+            ("the monarch", state.monarch == player.name),
+            ("the initiative", state.initiative == player.name),
+            ("the city's blessing", player.citys_blessing),
+        )
+        if has
+    ]
+    if designations:
+        counters += ", " + ", ".join(designations)
+    attached = state.attachments_of(player.name) if state.attached else []
+    if attached:
+        counters += ", with " + ", ".join(o.label() for o in attached) + " attached"
     lost = " (lost)" if player.lost else ""
-    return f"{player.name}: life {player.life}{counters}, hand {hand}, library {library}{lost}"
+    if player.loses is not None and not player.lost:
+        lost = " (loses when state-based actions are checked)"
+    commander = "".join(  # combat damage from each commander (CR 903.10a)
+        f", {dealt} commander damage from #{source}"
+        for who, source, dealt in state.commander_damage
+        if who == player.name
+    )
+    return (
+        f"{player.name}: life {player.life}{counters}{commander}, hand {hand}, "
+        f"library {library}{lost}"
+    )
 
 
 def turn_line(state: GameState) -> str:
@@ -34,7 +97,8 @@ def turn_line(state: GameState) -> str:
             f", starting player {state.starting_player}" if state.starting_player else ""
         )
     where = turn.step or turn.phase or "start of turn"
-    return f"turn {turn.number} ({turn.player}), {where}"
+    day = f", {state.day_night}" if state.day_night else ""
+    return f"turn {turn.number} ({turn.player}), {where}{day}"
 
 
 def render_state(state: GameState) -> str:
@@ -65,7 +129,7 @@ def render_state(state: GameState) -> str:
             if objects or tracked:
                 out.append("")
                 out.append(f"{zone.capitalize()} of {player.name}:")
-                out.extend(tracked or [f"  {object_line(o)}" for o in objects])
+                out.extend(tracked or [f"  {object_line(o, state)}" for o in objects])
     if state.effects:
         out.append("")
         out.append("Lasting effects:")

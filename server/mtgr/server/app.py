@@ -9,12 +9,12 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
+from mtgr import __version__
 from mtgr.server.collector import Collector
 from mtgr.server.session import Session
 from mtgr.server.transport import serve_stdio, serve_tcp
 
 NAME = "mtgr"
-VERSION = "0.4.0"
 
 
 class MtgrProtocol(LanguageServerProtocol):
@@ -38,7 +38,7 @@ class MtgrProtocol(LanguageServerProtocol):
 
 class MtgrServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__(NAME, VERSION, protocol_cls=MtgrProtocol)
+        super().__init__(NAME, __version__, protocol_cls=MtgrProtocol)
         self.session = Session()
         self.client_watch: threading.Thread | None = None  # see lifetime.py
         self.collector = Collector()

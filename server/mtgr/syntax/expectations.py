@@ -18,17 +18,24 @@ from parsimonious.expressions import Expression, Literal, OneOf, Quantifier, Seq
 ZONES = "library, hand, graveyard, battlefield, stack, exile, command"
 OBJECT_VERBS = (
     "new, move, identify, reveal, cast, play, activate, trigger, target, choose, pay, resolve, "
-    "fizzle, countered, tap, untap, attack, block, damage, counters, effect, control"
+    "fizzle, countered, tap, untap, attack, block, damage, counters, effect, control, attach, "
+    "unattach, phase, regenerate, turn, transform, convert"
 )
-PLAYER_VERBS = "draw, life, counters, search, shuffle, roll, mulligan, keep, concede, lose, win"
-KEYWORDS = "mtgr, title, rules, player, perspective, start, game, turn, phase, step, incomplete, keyframe, end"
+PLAYER_VERBS = (
+    "draw, life, counters, search, shuffle, roll, mulligan, keep, concede, lose, win, monarch, "
+    "initiative, citys-blessing, sideboard"
+)
+KEYWORDS = (
+    "mtgr, title, rules, player, perspective, start, game, turn, phase, step, incomplete, "
+    "keyframe, end, day, night, match, variant, judge"
+)
 
 # Rule name -> what a reader is told was expected. Rules left out are too small to name.
 DESCRIPTIONS: dict[str, str] = {
     "statement": f'an object "#N", a player "Name" or a keyword ({KEYWORDS})',
     "object_phrase": f"a verb ({OBJECT_VERBS})",
     "player_phrase": f"a verb ({PLAYER_VERBS})",
-    "new_what": "card, hidden, token or copy",
+    "new_what": "card, hidden, token, copy, commander or emblem",
     "zone": f"a zone ({ZONES})",
     "arrow": '"->"',
     "object_ref": "an object number such as #12",
@@ -81,6 +88,7 @@ DESCRIPTIONS: dict[str, str] = {
     "caster": 'a player\'s name in double quotes such as "Alice"',
     "new_controller": 'a player\'s name in double quotes such as "Alice"',
     "searched_owner": 'a player\'s name in double quotes such as "Bob"',
+    "searched_zone": "the zone searched (library, graveyard, hand)",
     "target": 'a target: an object #N or a player "Name"',
     "defender": 'what it attacks: a player "Name" or a planeswalker #N',
     "recipient": 'what is dealt damage: an object #N or a player "Name"',
@@ -89,6 +97,39 @@ DESCRIPTIONS: dict[str, str] = {
     "ability_source": "the source object #N",
     "original": "the object #N it copies",
     "drawn": "the drawn object's number such as #12",
+    "match_winner": 'the match\'s winner in double quotes such as "Alice", or drawn',
+    "score": "the games won, lost and drawn, such as 2-1 or 1-1-1",
+    "sideboard_way": "in or out",
+    "k_drawn": "drawn",
+    "variant_name": "a variant: commander",
+    "penalty": "a penalty: warning, game-loss or match-loss",
+    "infraction": 'the infraction\'s name in double quotes such as "Game Rule Violation"',
+    "remedy": "how it was handled: added or skipped",
+    "trigger_source": "the object #N whose trigger was missed",
+    "judged_player": 'a player\'s name in double quotes such as "Alice"',
+    "judge_allow": '"allow" and the codes the ruling silences, such as allow D804',
+    "diagnostic_code": "a diagnostic code such as D804",
+    "extra_turns": '"turns" and a number',
+    "k_call": "call",
+    "k_penalty": "penalty",
+    "k_missed_trigger": "missed-trigger",
+    "k_time": "time",
+    "k_backup": "backup",
+    "cast_tax": '"tax" and the commander tax, such as tax 2',
+    "sideboard_detail": 'in or out and a card name, or "deck" and a number',
+    # notation 0.5, decisions 0020 to 0025
+    "entered_combat": 'attacking "Player" or #N, or blocking #N',
+    "stated_owner": 'the owner\'s name in double quotes such as "Bob"',
+    "owner_clause": '"owner" and a player "Name"',
+    "entered_attached": '"attached" and an object #N or a player "Name"',
+    "host": 'what it is attached to: an object #N or a player "Name"',
+    "phasing": "out or in",
+    "snapshot_phased": "phased-out",
+    "designation_source": "monarch or initiative",
+    "damage_deathtouch": "deathtouch",
+    "entered_face_down": "face-down",
+    "k_face_up": "face-up",
+    "entered_back": "back",
 }
 
 _PREVIOUS_TOKEN = re.compile(r"(\"(?:[^\"\\]|\\.)*\"|\S+)\s*$")

@@ -1,33 +1,41 @@
-"""Fenced ```mtgr blocks of a Markdown page, checked as one record with the page's line numbers."""
+"""Fenced ```mtgr blocks of a Markdown page, checked as one record with the page's line
+numbers and columns.
+
+The blocks are found as CommonMark finds fenced code (markdown-it-py): at the top level and
+inside block quotes and list items, with backticks or tildes, an info string whose first
+word is `mtgr` in any case, an unclosed fence running to the end of its container. Inside
+a container, the prefix CommonMark strips from each line (`> `, a list item's indentation)
+becomes spaces, so every statement keeps the column it has on the page.
+"""
 
 from __future__ import annotations
 
-import re
+from markdown_it import MarkdownIt
 
 from mtgr.syntax.document import split_lines
 
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*(\S*)")
+_COMMONMARK = MarkdownIt("commonmark")
+
+
+def _is_mtgr(info: str) -> bool:
+    words = info.split(maxsplit=1)
+    return bool(words) and words[0].lower() == "mtgr"
 
 
 def mtgr_blocks(markdown: str) -> str:
-    """The page with every line outside an mtgr block blanked, so line numbers stay the page's."""
-    out: list[str] = []
-    fence: str | None = None
-    inside_mtgr = False
-    for line in split_lines(markdown):
-        match = _FENCE.match(line)
-        if fence is None and match:
-            fence, inside_mtgr = match.group(1), match.group(2).lower() == "mtgr"
-            out.append("")
-        elif (
-            fence is not None
-            and match
-            and match.group(1).startswith(fence[0])
-            and len(match.group(1)) >= len(fence)
-            and not match.group(2)
-        ):
-            fence, inside_mtgr = None, False
-            out.append("")
-        else:
-            out.append(line if inside_mtgr else "")
+    """The page with every line outside an mtgr block blank, so line numbers stay the page's."""
+    lines = split_lines(markdown)
+    out = [""] * len(lines)
+    for token in _COMMONMARK.parse("\n".join(lines)):
+        if token.type != "fence" or token.map is None or not _is_mtgr(token.info):
+            continue
+        first = token.map[0] + 1  # the line after the opening fence
+        for number, content in enumerate(token.content.split("\n")[:-1], start=first):
+            if number >= len(lines):
+                break
+            source = lines[number]
+            # the container's prefix as spaces; a tab expanded by CommonMark cannot be
+            # mapped back, and the content then starts at column 1
+            prefix = len(source) - len(content) if source.endswith(content) else 0
+            out[number] = " " * prefix + content
     return "\n".join(out)

@@ -136,6 +136,10 @@ _PLAYER_QUOTES = frozenset(
         "defender",
         "recipient",
         "agent",
+        "match_winner",
+        "judged_player",
+        "stated_owner",
+        "host",
     }
 )
 _WORD_TOKENS = frozenset(
@@ -148,6 +152,12 @@ _WORD_TOKENS = frozenset(
         "position_end",
         "counter_kind",
         "die",
+        "sideboard_way",
+        "variant_name",
+        "penalty",
+        "remedy",
+        "phasing",
+        "designation_source",
     }
 )
 _LEAF_KINDS = {
@@ -159,6 +169,9 @@ _LEAF_KINDS = {
     "date": t.TokenKind.NUMBER,
     "arrow": t.TokenKind.OPERATOR,
     "mana": t.TokenKind.MANA,
+    "score": t.TokenKind.NUMBER,
+    "diagnostic_code": t.TokenKind.KEYWORD,
+    "searched_zone": t.TokenKind.ZONE,
 }
 # Rules whose nodes become statement parts; the walk does not descend below them.
 _PART_RULES = frozenset(
@@ -198,6 +211,7 @@ _PART_RULES = frozenset(
         "snapshot_counters",
         "drawn",
         "searched_owner",
+        "searched_zone",
         "die",
         "version",
         "title_text",
@@ -213,6 +227,37 @@ _PART_RULES = frozenset(
         "k_hidden",
         "k_token",
         "k_copy",
+        "sideboard_way",
+        "sideboard_count",
+        "match_winner",
+        "score",
+        "cast_tax",
+        "variant_name",
+        "k_commander",
+        "judged_player",
+        "penalty",
+        "infraction",
+        "trigger_source",
+        "remedy",
+        "extra_turns",
+        "diagnostic_code",
+        "k_call",
+        "k_penalty",
+        "k_missed_trigger",
+        "k_time",
+        "k_backup",
+        "entered_attacking",
+        "entered_blocking",
+        "owner_clause",
+        "entered_attached",
+        "host",
+        "phasing",
+        "snapshot_phased",
+        "k_emblem",
+        "designation_source",
+        "damage_deathtouch",
+        "entered_face_down",
+        "entered_back",
     }
 )
 
@@ -462,7 +507,9 @@ def _form(*phrases: str) -> Callable[[_Build], _Build]:
 @_form("new_phrase")
 def _new(b: _Builder) -> t.Statement:
     what = next(
-        b.word(n) for key in ("k_card", "k_hidden", "k_token", "k_copy") for n in b.all(key)
+        b.word(n)
+        for key in ("k_card", "k_hidden", "k_token", "k_copy", "k_commander", "k_emblem")
+        for n in b.all(key)
     )
     return t.New(
         **b.object_common(),
@@ -470,7 +517,25 @@ def _new(b: _Builder) -> t.Statement:
         card=b.optional("card", b.text),
         original=b.optional("original", b.object_ref),
         place=b.place(b.one("place")),
+        owner=b.optional("owner_clause", b.player),
+        back=b.optional("entered_back", b.word),
+        tapped=b.optional("entered_tapped", b.word),
+        face_down=b.optional("entered_face_down", b.word),
+        attached=b.optional("entered_attached", b.reference),
+        combat=_combat(b),
     )
+
+
+def _combat(b: _Builder) -> t.CombatEntry | None:
+    """`attacking "P" | #M` or `blocking #M` (decision 0020)."""
+    for name, keyword, target in (
+        ("entered_attacking", "k_attacking", "defender"),
+        ("entered_blocking", "k_blocking", "blocked"),
+    ):
+        node = b.one(name)
+        if node is not None:
+            return t.CombatEntry(b.word(b.find(node, keyword)), b.reference(b.find(node, target)))
+    return None
 
 
 @_form("move_phrase")
@@ -481,6 +546,9 @@ def _move(b: _Builder) -> t.Statement:
         destination=b.place(b.one("destination")),
         kind=b.optional("kind", b.word),
         tapped=b.optional("entered_tapped", b.word),
+        face_down=b.optional("entered_face_down", b.word),
+        attached=b.optional("entered_attached", b.reference),
+        combat=_combat(b),
     )
 
 
@@ -500,7 +568,9 @@ def _cast(b: _Builder) -> t.Statement:
         **b.object_common(),
         caster=b.optional("caster", b.player),
         source=b.optional("cast_from", b.place),
+        back=b.optional("entered_back", b.word),
         modes=tuple(b.word(n) for n in b.all("cast_mode")),
+        tax=b.integer(b.find(b.one("cast_tax"), "number")) if b.one("cast_tax") else None,
     )
 
 
@@ -508,7 +578,9 @@ def _cast(b: _Builder) -> t.Statement:
 def _play(b: _Builder) -> t.Statement:
     return t.Play(
         **b.object_common(),
+        player=b.optional("caster", b.player),
         source=b.optional("cast_from", b.place),
+        back=b.optional("entered_back", b.word),
         tapped=b.optional("entered_tapped", b.word),
     )
 
@@ -553,7 +625,13 @@ def _pay(b: _Builder) -> t.Statement:
 
 @_form("resolve_phrase", "fizzle_phrase", "countered_phrase")
 def _leave(b: _Builder) -> t.Statement:
-    return t.Leave(**b.object_common(), destination=b.optional("leave_to", b.place))
+    return t.Leave(
+        **b.object_common(),
+        destination=b.optional("leave_to", b.place),
+        tapped=b.optional("entered_tapped", b.word),
+        attached=b.optional("entered_attached", b.reference),
+        combat=_combat(b),
+    )
 
 
 @_form("tap_phrase", "untap_phrase")
@@ -581,6 +659,7 @@ def _damage(b: _Builder) -> t.Statement:
         **b.object_common(),
         amount=b.integer(b.one("number")),
         recipient=b.reference(b.one("recipient")),
+        deathtouch=b.optional("damage_deathtouch", b.word),
     )
 
 
@@ -605,7 +684,51 @@ def _effect(b: _Builder) -> t.Statement:
 
 @_form("control_phrase")
 def _control(b: _Builder) -> t.Statement:
-    return t.Control(**b.object_common(), controller=b.player(b.one("new_controller")))
+    return t.Control(
+        **b.object_common(),
+        controller=b.player(b.one("new_controller")),
+        until=b.optional("effect_until", lambda n: b.word(b.find(n, "duration"))),
+    )
+
+
+@_form("attach_phrase", "unattach_phrase")
+def _attach(b: _Builder) -> t.Statement:
+    return t.Attach(**b.object_common(), host=b.optional("host", b.reference))
+
+
+@_form("phasing_phrase")
+def _phasing(b: _Builder) -> t.Statement:
+    return t.Phasing(**b.object_common(), direction=b.word(b.one("phasing")))
+
+
+@_form("transform_phrase")
+def _transform(b: _Builder) -> t.Statement:
+    return t.Transform(**b.object_common())
+
+
+@_form("turn_face_phrase")
+def _turn_face_up(b: _Builder) -> t.Statement:
+    return t.TurnFaceUp(**b.object_common())
+
+
+@_form("regenerate_phrase")
+def _regenerate(b: _Builder) -> t.Statement:
+    return t.Regenerate(**b.object_common())
+
+
+@_form("designation_trigger_phrase")
+def _designation_trigger(b: _Builder) -> t.Statement:
+    return t.AbilityOf(**b.object_common(), designation=b.word(b.one("designation_source")))
+
+
+@_form("designation_phrase")
+def _designation(b: _Builder) -> t.Statement:
+    return t.Designation(**b.player_common())
+
+
+@_form("day_night_statement")
+def _day_night(b: _Builder) -> t.Statement:
+    return t.DayNight(**b.common())
 
 
 @_form("snapshot_object_phrase")
@@ -620,7 +743,12 @@ def _snapshot_object(b: _Builder) -> t.Statement:
     return t.SnapshotObject(
         **fields,
         place=place,
+        owner=b.optional("owner_clause", b.player),
+        back=b.optional("entered_back", b.word),
         tapped=b.optional("snapshot_tapped", b.word),
+        face_down=b.optional("entered_face_down", b.word),
+        attached=b.optional("entered_attached", b.reference),
+        phased_out=b.optional("snapshot_phased", b.word),
         counters=counters,
     )
 
@@ -650,7 +778,12 @@ def _player_counters(b: _Builder) -> t.Statement:
 
 @_form("search_phrase", "shuffle_phrase")
 def _library_action(b: _Builder) -> t.Statement:
-    return t.LibraryAction(**b.player_common(), owner=b.optional("searched_owner", b.player))
+    zone = b.one("searched_zone")
+    return t.LibraryAction(
+        **b.player_common(),
+        zone=b.word(zone) if zone is not None else None,
+        owner=b.optional("searched_owner", b.player),
+    )
 
 
 @_form("roll_phrase")
@@ -661,6 +794,18 @@ def _roll(b: _Builder) -> t.Statement:
 @_form("mulligan_phrase", "keep_phrase", "concede_phrase", "lose_phrase", "win_phrase")
 def _player_action(b: _Builder) -> t.Statement:
     return t.PlayerAction(**b.player_common())
+
+
+@_form("sideboard_phrase")
+def _sideboard(b: _Builder) -> t.Statement:
+    deck = b.one("deck_size")
+    return t.Sideboard(
+        **b.player_common(),
+        way=b.optional("sideboard_way", b.word),
+        count=b.optional("sideboard_count", b.integer),
+        card=b.optional("card", b.text),
+        deck=b.integer(b.find(deck, "number")) if deck is not None else None,
+    )
 
 
 @_form("snapshot_life_phrase", "snapshot_library_phrase")
@@ -692,6 +837,11 @@ def _rules(b: _Builder) -> t.Statement:
     return t.Header(**b.common(), value=b.word(b.one("date")))
 
 
+@_form("variant_header")
+def _variant(b: _Builder) -> t.Statement:
+    return t.Header(**b.common(), value=b.word(b.one("variant_name")))
+
+
 @_form("perspective_header")
 def _perspective(b: _Builder) -> t.Statement:
     viewer = b.one("viewer")
@@ -717,6 +867,48 @@ def _start(b: _Builder) -> t.Statement:
 @_form("game_statement")
 def _game(b: _Builder) -> t.Statement:
     return t.GameStart(**b.common(), number=b.integer(b.one("number")))
+
+
+@_form("game_drawn_statement")
+def _game_drawn(b: _Builder) -> t.Statement:
+    return t.GameDrawn(**b.common())
+
+
+@_form("match_statement")
+def _match(b: _Builder) -> t.Statement:
+    winner = b.one("match_winner")
+    return t.MatchResult(
+        **b.common(),
+        winner=b.player(winner) if b.find(winner, "quoted") is not None else None,
+        score=b.word(b.one("score")),
+    )
+
+
+@_form(
+    "judge_call_statement",
+    "judge_penalty_statement",
+    "judge_missed_statement",
+    "judge_time_statement",
+    "judge_backup_statement",
+)
+def _judge(b: _Builder) -> t.Statement:
+    event = next(
+        b.word(node)
+        for key in ("k_call", "k_penalty", "k_missed_trigger", "k_time", "k_backup")
+        for node in b.all(key)
+    )
+    turns = b.one("extra_turns")
+    return t.JudgeEvent(
+        **b.common(),
+        event=event,
+        player=b.optional("judged_player", b.player),
+        penalty=b.optional("penalty", b.word),
+        infraction=b.optional("infraction", b.text),
+        trigger_source=b.optional("trigger_source", b.object_ref),
+        remedy=b.optional("remedy", b.word),
+        turns=b.integer(b.find(turns, "number")) if turns is not None else None,
+        allow=tuple(b.word(node) for node in b.all("diagnostic_code")),
+    )
 
 
 @_form("turn_statement")

@@ -88,6 +88,15 @@ class Place:
 
 
 @dataclass(frozen=True, slots=True)
+class CombatEntry:
+    """`attacking "P" | #M` or `blocking #M` on a line that puts a creature onto the
+    battlefield in combat (decision 0020): the keyword and what it attacks or blocks."""
+
+    keyword: Word
+    target: ObjectRef | PlayerRef
+
+
+@dataclass(frozen=True, slots=True)
 class LifeCost:
     amount: Number
     span: Span
@@ -173,10 +182,16 @@ class PlayerStatement(Statement):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class New(ObjectStatement):
-    what: Word  # card, hidden, token, copy
+    what: Word  # card, hidden, token, copy, commander
     card: Text | None = None
     original: ObjectRef | None = None
     place: Place
+    owner: PlayerRef | None = None  # `owner "Q"`: on the battlefield, when not the controller
+    back: Word | None = None  # back face up (decision 0029)
+    tapped: Word | None = None
+    face_down: Word | None = None  # decision 0028
+    attached: ObjectRef | PlayerRef | None = None  # `attached #M | "P"` (decision 0023)
+    combat: CombatEntry | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -185,6 +200,9 @@ class Move(ObjectStatement):
     destination: Place
     kind: Word | None = None
     tapped: Word | None = None
+    face_down: Word | None = None  # manifest, cloak, foretell, hideaway (decision 0028)
+    attached: ObjectRef | PlayerRef | None = None
+    combat: CombatEntry | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -201,20 +219,27 @@ class Reveal(ObjectStatement):
 class Cast(ObjectStatement):
     caster: PlayerRef | None = None
     source: Place | None = None
+    back: Word | None = None  # cast with its back face up (decision 0029)
     modes: tuple[Word, ...] = ()
+    tax: Number | None = None  # the commander tax added to the cost (decision 0031)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Play(ObjectStatement):
+    player: PlayerRef | None = None  # who plays it, written when not its owner
     source: Place | None = None
+    back: Word | None = None  # a modal double-faced land played back face up (0029)
     tapped: Word | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AbilityOf(ObjectStatement):
-    """`activate of #M` or `trigger of #M`: a new ability object on the stack."""
+    """`activate of #M` or `trigger of #M`: a new ability object on the stack; `trigger of
+    monarch | initiative` for an inherent ability of a designation, which has no source
+    (decision 0026)."""
 
-    source: ObjectRef
+    source: ObjectRef | None = None
+    designation: Word | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -237,6 +262,9 @@ class Leave(ObjectStatement):
     """`resolve`, `fizzle` or `countered by`: an object leaves the stack."""
 
     destination: Place | None = None
+    tapped: Word | None = None  # a permanent spell that resolves onto the battlefield tapped
+    attached: ObjectRef | PlayerRef | None = None  # an Aura spell (CR 608.3c)
+    combat: CombatEntry | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -259,6 +287,7 @@ class Block(ObjectStatement):
 class Damage(ObjectStatement):
     amount: Number
     recipient: ObjectRef | PlayerRef
+    deathtouch: Word | None = None  # the source has deathtouch (decision 0027)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -277,6 +306,36 @@ class Effect(ObjectStatement):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Control(ObjectStatement):
     controller: PlayerRef
+    until: Word | None = None  # when the control-changing effect ends (decision 0021)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Attach(ObjectStatement):
+    """`attach #M | "P"` or `unattach` (decision 0023); `host` is None for `unattach`."""
+
+    host: ObjectRef | PlayerRef | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Phasing(ObjectStatement):
+    """`phase out` or `phase in` (decision 0025)."""
+
+    direction: Word
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Regenerate(ObjectStatement):
+    """`regenerate by C replacement #R`: a destruction replaced by regeneration (0027)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Transform(ObjectStatement):
+    """`transform` or `convert`: a double-faced permanent turns over (decision 0029)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnFaceUp(ObjectStatement):
+    """`turn face-up`: a face-down permanent is turned face up (decision 0028)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -284,7 +343,12 @@ class SnapshotObject(ObjectStatement):
     """A keyframe entry: where an object is, tapped or not, with which counters."""
 
     place: Place
+    owner: PlayerRef | None = None
+    back: Word | None = None
     tapped: Word | None = None
+    face_down: Word | None = None
+    attached: ObjectRef | PlayerRef | None = None
+    phased_out: Word | None = None
     counters: tuple[tuple[Number, Word], ...] = ()
 
 
@@ -307,8 +371,12 @@ class PlayerCounters(PlayerStatement):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LibraryAction(PlayerStatement):
-    """`search library` or `shuffle library`, of another player's library when `owner` is set."""
+    """`search ZONE` or `shuffle library`, of another player's zone when `owner` is set.
 
+    `zone` is the zone searched (library, graveyard or hand, decision 0042); None for a
+    shuffle, which is always of a library."""
+
+    zone: Word | None = None
     owner: PlayerRef | None = None
 
 
@@ -324,6 +392,24 @@ class PlayerAction(PlayerStatement):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Sideboard(PlayerStatement):
+    """`sideboard [in | out [K] "Name"]` or `sideboard deck N`: a deck changed between games."""
+
+    way: Word | None = None  # "in" or "out"; None when the cards are not recorded
+    count: Number | None = None
+    card: Text | None = None
+    deck: Number | None = None  # the deck's size after sideboarding, when known
+
+    @property
+    def cards(self) -> int:
+        """How many cards this line adds to the deck (negative: takes out); 0 when unknown."""
+        if self.way is None:
+            return 0
+        amount = self.count.value if self.count is not None else 1
+        return amount if self.way.value == "in" else -amount
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SnapshotPlayer(PlayerStatement):
     """A keyframe entry: `life N`, `library N` or `counters N KIND`."""
 
@@ -333,7 +419,7 @@ class SnapshotPlayer(PlayerStatement):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Header(Statement):
-    """`mtgr`, `title`, `rules`, `perspective`: one value each."""
+    """`mtgr`, `title`, `rules`, `variant`, `perspective`: one value each."""
 
     value: Word | Text | PlayerRef | None = None
 
@@ -368,6 +454,48 @@ class PhaseOrStep(Statement):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class GameDrawn(Statement):
+    """`game drawn [by C]`: the game ended in a draw (CR 104.4)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchResult(Statement):
+    """`match "P" W-L[-D]` or `match drawn W-L[-D]`: how the match ended."""
+
+    winner: PlayerRef | None  # None: a drawn match
+    score: Word
+
+    @property
+    def games(self) -> tuple[int, ...]:
+        """The score's numbers: games won, games lost and, when written, games drawn."""
+        return tuple(int(part) for part in self.score.value.split("-"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class JudgeEvent(Statement):
+    """A tournament event a judge records (decision 0033): not an event of the game."""
+
+    event: Word  # call, penalty, missed-trigger, time, backup
+    player: PlayerRef | None = None
+    penalty: Word | None = None  # warning, game-loss, match-loss
+    infraction: Text | None = None
+    trigger_source: ObjectRef | None = None
+    remedy: Word | None = None  # added, skipped
+    turns: Number | None = None  # the turns played after time is called
+    allow: tuple[Word, ...] = ()  # codes the ruling silences on the lines it covers
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Designation(PlayerStatement):
+    """`"P" monarch`, `"P" initiative`, `"P" citys-blessing` (decision 0026)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DayNight(Statement):
+    """`day` or `night`: it becomes day or night (decision 0026)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Marker(Statement):
     """`incomplete`, `keyframe`, `end`."""
 
@@ -399,6 +527,8 @@ def _collect_references(statement: Statement) -> tuple[ObjectRef | PlayerRef, ..
                 found.append(item.agent)
             elif kind is Place and item.player is not None:
                 found.append(item.player)
+            elif kind is CombatEntry:
+                found.append(item.target)
             # anything else holds no reference: a word, a number, (count, kind) pairs
     if len(found) > 1:
         found.sort(key=_start)

@@ -78,7 +78,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
         if obj.zone != "battlefield":
             continue
         damage = obj.damage
-        marked_now = damage is not None and damage.moment == state.moment
+        marked_now = damage > 0 and obj.damaged_moment == state.moment
         entered_now = obj.entered_moment == state.moment
         if not (marked_now or entered_now) or obj.counter("-1/-1"):
             continue
@@ -95,9 +95,9 @@ def check(ctx: Context, statement: t.Statement) -> None:
             problem = (
                 f"its toughness is {toughness}, so it goes to its owner's graveyard (CR 704.5f)"
             )
-        elif marked_now and damage is not None and 0 < toughness <= damage.amount:
+        elif marked_now and 0 < toughness <= damage:
             problem = (
-                f"it has {damage.amount} damage marked this turn and toughness {toughness}, "
+                f"it has {damage} damage marked this turn and toughness {toughness}, "
                 "so it is destroyed (CR 704.5g)"
             )
         else:

@@ -2,8 +2,10 @@
 
 ## What it flags
 Outside a gap, each fact of a keyframe that differs from the rebuilt state: an object's
-zone, its controller (on the battlefield or the stack) or owner (elsewhere), its
-position in a library, tapped or untapped, its counters; a player's life, library size
+zone, its controller (on the battlefield or the stack) or owner (elsewhere), on the
+battlefield its owner (`owner "Q"`, written when it is not the controller) and what it is
+attached to (`attached #M`), phased out or not (`phased-out`), face down or not
+(`face-down`, on the battlefield and in exile), back face up or not (`back`), its position in a library, tapped or untapped, its counters; a player's life, library size
 or counters. At `end`, each object in a hand, on the battlefield, in a graveyard, in
 exile, on the stack or in the command zone, and each tracked library card, that the
 keyframe leaves out, and each player's life, tracked library size and counters that it
@@ -39,6 +41,12 @@ end
 - Decision 0015 item 6: a keyframe after normal play must match the rebuilt state exactly; each
   difference is an error.
 - Decision 0015 item 5: a keyframe lists every tracked object that exists.
+- Decision 0021 item 4: a keyframe entry on the battlefield names the owner after `owner` when
+  it is not the controller.
+- Decision 0023 item 5: a keyframe entry shows what a permanent is attached to.
+- Decision 0025 item 4: a keyframe entry shows a phased-out permanent with `phased-out`.
+- Decision 0028 item 3: a keyframe entry shows a face-down object with `face-down`.
+- Decision 0029 item 4: a keyframe entry shows a permanent back face up with `back`.
 - CR 400.1: "A zone is a place where objects can be during a game."
 - CR 110.5: "A permanent's status is its physical state."
 """
@@ -53,7 +61,16 @@ RULE = define(
     "F901",
     "Keyframe disagrees with the rebuilt state",
     severity=Severity.ERROR,
-    decisions=("0015.6", "0015.5", "0019.8"),
+    decisions=(
+        "0015.6",
+        "0015.5",
+        "0019.8",
+        "0021.4",
+        "0023.5",
+        "0025.4",
+        "0028.3",
+        "0029.4",
+    ),
     cr=("400.1", "110.5"),
     doc=__doc__,
 )
@@ -103,6 +120,36 @@ def check_object(ctx: Context, statement: t.Statement) -> None:
                 place.player.span,
                 related=ctx.where(obj),
             )
+    if zone == "battlefield":
+        _check_owner(ctx, statement, obj)
+        _check_attached(ctx, statement, obj)
+        if obj.phased_out != (statement.phased_out is not None):
+            fix = "add `phased-out`" if obj.phased_out else "leave out `phased-out`"
+            state_word = "phased out" if obj.phased_out else "phased in"
+            ctx.report(
+                RULE,
+                f"{obj.label()} is {state_word} after the lines above: {fix}",
+                statement.phased_out.span if statement.phased_out else statement.place.span,
+                related=ctx.where(obj),
+            )
+    if zone in ("battlefield", "exile") and obj.face_down != (statement.face_down is not None):
+        fix = "add `face-down`" if obj.face_down else "leave out `face-down`"
+        ctx.report(
+            RULE,
+            f"{obj.label()} is face {'down' if obj.face_down else 'up'} after the lines above: "
+            f"{fix}",
+            statement.face_down.span if statement.face_down else place.span,
+            related=ctx.where(obj),
+        )
+    if zone == "battlefield" and obj.back_face != (statement.back is not None):
+        fix = "add `back`" if obj.back_face else "leave out `back`"
+        ctx.report(
+            RULE,
+            f"{obj.label()} has its {'back' if obj.back_face else 'front'} face up after the "
+            f"lines above: {fix}",
+            statement.back.span if statement.back else place.span,
+            related=ctx.where(obj),
+        )
     if zone == "library" and place.position is not None:
         _check_position(ctx, statement, obj)
     if zone == "battlefield" and obj.tapped != (statement.tapped is not None):
@@ -115,6 +162,55 @@ def check_object(ctx: Context, statement: t.Statement) -> None:
             related=ctx.where(obj),
         )
     _check_counters(ctx, statement, obj)
+
+
+def _check_owner(ctx: Context, statement: t.SnapshotObject, obj: GameObject) -> None:
+    """On the battlefield the place names the controller; `owner "Q"` the owner when it
+    differs (decision 0021 item 4)."""
+    if obj.owner is None:
+        return
+    stated = statement.owner
+    if stated is not None:
+        if stated.name != obj.owner:
+            ctx.report(
+                RULE,
+                f"the keyframe says {stated.name} owns {obj.label()}, but its owner is {obj.owner}",
+                stated.span,
+                related=ctx.where(obj),
+            )
+        return
+    if obj.controller is not None and obj.controller != obj.owner:
+        ctx.report(
+            RULE,
+            f"{obj.label()} is {obj.owner}'s, controlled by {obj.controller}: add "
+            f'`owner "{obj.owner}"`',
+            statement.place.span,
+            related=ctx.where(obj),
+        )
+
+
+def _check_attached(ctx: Context, statement: t.SnapshotObject, obj: GameObject) -> None:
+    shown = statement.attached
+    value = None
+    if shown is not None:
+        value = shown.number if isinstance(shown, t.ObjectRef) else shown.name
+    if value == obj.attached_to:
+        return
+    rebuilt = obj.attached_to
+    now = (
+        "attached to nothing"
+        if rebuilt is None
+        else f"attached to #{rebuilt}"
+        if isinstance(rebuilt, int)
+        else f'attached to "{rebuilt}"'
+    )
+    fix = "leave out `attached`" if rebuilt is None else f"write `{now.replace(' to', '')}`"
+    ctx.report(
+        RULE,
+        f"{obj.label()} is {now} after the lines above: {fix}",
+        shown.span if shown is not None else statement.place.span,
+        related=ctx.where(obj),
+    )
 
 
 def _name(place: t.Place) -> str | None:

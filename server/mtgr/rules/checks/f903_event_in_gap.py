@@ -61,6 +61,7 @@ _ALLOWED = (
     t.PlayerDeclaration,
     t.SnapshotObject,
     t.SnapshotPlayer,
+    t.JudgeEvent,  # a tournament event, not the game's (decision 0033)
 )
 
 

@@ -59,7 +59,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
     obj = state.obj(statement.subject.number)
     if obj is None or obj.owner is None:
         return
-    player = state.player(obj.owner)
+    # the player who plays it: its owner, or the player the line names (decision 0021)
+    player = state.player(statement.player.name if statement.player else obj.owner)
     if player is None:
         return
     turn = state.turn

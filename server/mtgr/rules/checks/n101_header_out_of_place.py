@@ -1,10 +1,12 @@
 """A header line out of place, repeated, or for another version of the notation.
 
 ## What it flags
-- a header line (`mtgr`, `title`, `rules`, `player`, `perspective`) after the pregame or
-  the play began (a roll, a draw, a turn, `incomplete`, `game N`...), or out of the
-  header's order: `mtgr`, `title`, `rules`, the `player` lines, `perspective`;
-- a second `mtgr`, `title`, `rules` or `perspective` line, or a player declared twice;
+- a header line (`mtgr`, `title`, `rules`, `variant`, `player`, `perspective`) after the
+  pregame or the play began (a roll, a draw, a turn, `incomplete`, `game N`...), or out of
+  the header's order: `mtgr`, `title`, `rules`, `variant`, the `player` lines,
+  `perspective`;
+- a second `mtgr`, `title`, `rules`, `variant` or `perspective` line, or a player declared
+  twice;
 - a `mtgr` version other than 0.4.
 
 ## Why
@@ -34,6 +36,7 @@ player "Bob" deck 60
   `perspective` at most once.
 - Decision 0003 item 1: `mtgr 0.4` for this version; a patch number may follow.
 - Decision 0003 item 4: one line per player, names unique.
+- Decision 0031 item 1: `variant commander` stands after `rules` and before the `player` lines.
 - CR 103.1: "At the start of a game, the players determine which one of them will choose who takes the first turn."
 """
 
@@ -46,13 +49,13 @@ RULE = define(
     "N101",
     "Header line out of place",
     severity=Severity.ERROR,
-    decisions=("0003.6", "0003.1", "0003.4"),
+    decisions=("0003.6", "0003.1", "0003.4", "0031.1"),
     cr=("103.1",),
     doc=__doc__,
 )
 
 VERSION = "0.4"
-ORDER = ("mtgr", "title", "rules", "player", "perspective")
+ORDER = ("mtgr", "title", "rules", "variant", "player", "perspective")
 
 
 @RULE.on(t.Header, t.PlayerDeclaration)

@@ -2,8 +2,8 @@
 
 ## What it flags
 A line with no `by` that needs one: a move, a life change, counters, a reveal, a
-search or shuffle, a control change, a new token or copy, a tap, an untap outside the
-untap step, a draw outside the draw step. Turn-based actions have no cause and are not
+search or shuffle, a control change, an attach or unattach, a new token or copy, a tap, an untap outside the
+untap step, a phase in or out outside the untap step, a draw outside the draw step. Turn-based actions have no cause and are not
 flagged: the active player's draw in the draw step, the untaps of the untap step, the
 cleanup step's discard from hand, a Saga's lore counter as the precombat main phase
 begins, and in the pregame the opening hands' draws (those of a player who has not kept
@@ -56,7 +56,7 @@ RULE = define(
     "N103",
     "Missing cause",
     severity=Severity.ERROR,
-    decisions=("0005.9", "0005.5", "0001.3", "0013.4"),
+    decisions=("0005.9", "0005.5", "0001.3", "0013.4", "0023.1", "0025.2"),
     cr=("703.1", "703.2", "703.4c", "703.4d", "703.4f", "703.4n", "103.3", "103.5"),
     doc=__doc__,
 )
@@ -77,6 +77,8 @@ EVENTS = (
     t.Reveal,
     t.Control,
     t.Draw,
+    t.Attach,
+    t.Phasing,
 )
 
 
@@ -98,6 +100,8 @@ def causeless(state: GameState, statement: t.Statement) -> bool:
         return turn.step == "draw" and statement.subject.name == turn.player  # 703.4d
     if isinstance(statement, t.TapChange):
         return statement.verb.value == "untap" and turn.step == "untap"  # 703.4c
+    if isinstance(statement, t.Phasing):
+        return turn.step == "untap"  # phasing in the untap step, 502.1 (decision 0025)
     if isinstance(statement, t.Move):
         discard = statement.kind is not None and statement.kind.value == "discard"
         to_graveyard = statement.destination.zone.value == "graveyard"
@@ -112,6 +116,33 @@ def causeless(state: GameState, statement: t.Statement) -> bool:
         obj = state.obj(statement.subject.number)  # control returns as an effect ends (0013.4)
         return obj is None or obj.owner == statement.controller.name
     return False
+
+
+# Steps whose turn-based actions a replacement effect can change, and the lines that the
+# changed action can become (CR 703.4c, 703.4d, 703.4n): an untap, the draw (or the mill and
+# return of dredge, or life), the cleanup discard.
+_TURN_BASED_STEPS: dict[str, tuple[type, ...]] = {
+    "untap": (t.TapChange, t.Phasing),
+    "draw": (t.Draw, t.Move, t.Life),
+    "cleanup": (t.Move,),
+}
+
+
+def replaces_turn_based(state: GameState, statement: t.Statement) -> bool:
+    """A replaced event with no cause that stands for a turn-based action (decision 0040):
+    dredge or Laboratory Maniac replacing the draw step's draw, a replaced cleanup discard,
+    a replaced untap, a replaced Saga lore counter. Turn-based actions happen as the step
+    begins, before anyone has priority, so the stack is empty and nothing resolves."""
+    if not statement.replacements or state.stage in _PREGAME:
+        return False
+    turn = state.turn
+    if turn.step is not None and turn.step in _TURN_BASED_STEPS:
+        kinds = _TURN_BASED_STEPS[turn.step]
+    elif turn.position == _PRECOMBAT_MAIN:
+        kinds = (t.ObjectCounters,)  # a Saga's lore counter (703.4f)
+    else:
+        return False
+    return isinstance(statement, kinds) and not state.stack and state.resolving is None
 
 
 @RULE.on(*EVENTS)

@@ -5,7 +5,11 @@ A line with `replacement #R ...` and no `by`, for an event that has a cause: a m
 draw, a life change, counters. Events that have no cause have none to keep and are not
 flagged: turn-based actions (the draw step's draw, the cleanup step's discard) and what a
 player does under the normal rules (a land played that enters tapped,
-`#15 play tapped replacement #15`).
+`#15 play tapped replacement #15`). Nor are the events that replace a turn-based action,
+with an empty stack and nothing resolving: an untap or phasing in the untap step, a draw,
+move or life change in the draw step (dredge's mill and return instead of the draw),
+a move in the cleanup step, counters in the precombat main phase (a Saga's lore
+counter), decision 0040 item 2.
 
 ## Why
 A replacement effect changes an event that something else caused; the line records the
@@ -26,14 +30,19 @@ under the normal rules (decision 0005 item 5): those have no cause to keep.
 ```
 
 ## Rules basis
-- Decision 0018 item 5, decision 0005 items 5 and 8.
+- Decision 0018 item 5, decision 0005 items 5 and 8, decision 0040 item 2.
 - CR 614.6: "If an event is replaced, it never happens. A modified event occurs instead, which may in turn trigger abilities."
 - CR 703.2: "Turn-based actions are not controlled by any player."
 """
 
 from __future__ import annotations
 
-from mtgr.rules.checks.n103_missing_cause import EVENTS, causeless, event_name
+from mtgr.rules.checks.n103_missing_cause import (
+    EVENTS,
+    causeless,
+    event_name,
+    replaces_turn_based,
+)
 from mtgr.rules.context import Context
 from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
@@ -44,7 +53,7 @@ RULE = define(
     "N104",
     "Replacement without a cause",
     severity=Severity.ERROR,
-    decisions=("0018.5", "0005.8", "0005.5"),
+    decisions=("0018.5", "0005.8", "0005.5", "0040.2"),
     cr=("614.6", "703.2"),
     doc=__doc__,
 )
@@ -59,6 +68,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
         return
     if event_name(statement) is None or causeless(state, statement):
         return  # casting and playing have no cause; nor have turn-based actions
+    if replaces_turn_based(state, statement):
+        return  # the event replaces a turn-based action, which has no cause to keep
     span = statement.replacement_keyword or statement.span
     ctx.report(
         RULE,

@@ -54,10 +54,11 @@ def check_library(ctx: Context, statement: t.Statement) -> None:
         return
     verb = statement.verb.value
     verbs = "searches" if verb == "search" else "shuffles"
+    zone = statement.zone.value if statement.zone is not None else "library"
     ctx.report(
         RULE,
-        f"{owner.name} {verbs} their own library: leave out the name, "
-        f'`"{owner.name}" {verb} library`',
+        f"{owner.name} {verbs} their own {zone}: leave out the name, "
+        f'`"{owner.name}" {verb} {zone}`',
         owner.span,
     )
 

@@ -49,7 +49,7 @@ RULE = define(
     "P501",
     "Starting player not chosen by the roll's winner or the previous game's loser",
     severity=Severity.ERROR,
-    decisions=("0009.2", "0009.3", "0003.8", "0019.9"),
+    decisions=("0009.2", "0009.3", "0003.8", "0030.2", "0019.9"),
     cr=("103.1",),
     doc=__doc__,
 )
@@ -96,8 +96,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
         return  # an effect naming the starting player (103.1c) is not a choice after a roll
     chooser = statement.cause.agent
     state = ctx.state
-    if state.game > 1 and state.next_chooser is not None:
-        if chooser.name != state.next_chooser:
+    if state.game > 1:  # a later game: its rolls are P508's, and decide nothing
+        if state.next_chooser is not None and chooser.name != state.next_chooser:
             ctx.report(
                 RULE,
                 f'"{state.next_chooser}" chooses who starts game {state.game}: the loser of the '

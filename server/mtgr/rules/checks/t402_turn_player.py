@@ -37,6 +37,7 @@ turn 1 "Bob"
 
 from __future__ import annotations
 
+from mtgr.rules.checks.m801_player_acts_after_leaving import has_left
 from mtgr.rules.checks.t401_turn_number import gap_since_last_turn
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
@@ -65,8 +66,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
     # numbered one: either is accepted, so that one mistake gives one diagnostic.
     accepted = state.expected_turn_players(statement.number.value)
     player = statement.player.name
-    if not accepted or player in accepted:
-        return
+    if not accepted or player in accepted or has_left(state, player):
+        return  # a player who left the game is M801's
     expected = accepted[0]
     if state.turn.line is None:
         why = f'the first turn is the starting player\'s ("{state.starting_player}")'

@@ -74,6 +74,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
     is_phase = statement.verb.value == "phase"
     name = statement.name.value
     current = turn.position
+    if is_phase and turn.added_after is not None:
+        current = turn.added_after  # the regular phases resume after added ones (500.8, 505.1a)
     candidates = step_places(name, is_phase)
     if any(i > current for i in candidates):
         return

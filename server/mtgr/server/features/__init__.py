@@ -9,12 +9,14 @@ from mtgr.server.features import (
     formatting,
     hover,
     inlay_hints,
+    log,
     navigation,
     semantic_tokens,
     symbols,
 )
 
 ALL_FEATURES = (
+    log.register,
     documents.register,
     diagnostics.register,
     hover.register,

@@ -39,6 +39,13 @@ VERBS_BY_ZONE: dict[str, tuple[str, ...]] = {
         "effect",
         "control",
         "identify",
+        "attach",
+        "unattach",
+        "phase",
+        "regenerate",
+        "turn",
+        "transform",
+        "convert",
     ),
     "graveyard": ("move", "cast", "play", "identify", "reveal", "effect"),
     "exile": ("move", "cast", "play", "identify", "reveal", "effect"),
@@ -58,14 +65,33 @@ PLAYER_VERBS = (
     "concede",
     "lose",
     "win",
+    "monarch",
+    "initiative",
+    "citys-blessing",
+    "sideboard",
 )
 KINDS = ("discard", "sacrifice", "destroy", "mill")
-NEW_WHAT = ("card", "hidden", "token", "copy")
+NEW_WHAT = ("card", "hidden", "token", "copy", "commander", "emblem")
 CAST_MODES = ("dash", "flashback", "kicker", "evoke", "escape", "adventure", "foretell")
 DURATIONS = ("end-of-turn", "end-of-combat", "next-turn", "leaves")
-HEADER_KEYWORDS = ("mtgr", "title", "rules", "player", "perspective", "start")
-STRUCTURE_KEYWORDS = ("turn", "phase", "step", "keyframe", "end", "incomplete", "game")
-_CARD_NAME_AFTER = frozenset({"card", "token", "identify"})
+ENTERING = ("tapped", "face-down", "attached", "attacking", "blocking")  # 0020, 0023, 0028
+HEADER_KEYWORDS = ("mtgr", "title", "rules", "variant", "player", "perspective", "start")
+STRUCTURE_KEYWORDS = (
+    "turn",
+    "phase",
+    "step",
+    "keyframe",
+    "end",
+    "incomplete",
+    "game",
+    "match",
+    "judge",
+    "day",
+    "night",
+)
+JUDGE_EVENTS = ("call", "penalty", "missed-trigger", "time", "backup")
+PENALTIES = ("warning", "game-loss", "match-loss")
+_CARD_NAME_AFTER = frozenset({"card", "token", "identify", "commander"})
 
 
 @dataclass
@@ -260,6 +286,8 @@ def _line_start(out: Offers, state: GameState, partial: str) -> None:
         return
     if state.stage is Stage.HEADER and not state.players:
         out.keywords(HEADER_KEYWORDS, "header")
+    if state.stage is Stage.OVER:  # after a game: the next one, or the match's result
+        out.add(f"game {state.game + 1}", types.CompletionItemKind.Keyword, "next game")
     for line in next_steps(state)[:1]:
         out.add(line, types.CompletionItemKind.Keyword, "expected next")
     out.keywords(STRUCTURE_KEYWORDS, "structure")
@@ -278,12 +306,43 @@ def _after_keyword(out: Offers, state: GameState, keyword: str, rest: list[str])
         if following:
             out.add(following.split(" ", 1)[1], types.CompletionItemKind.Keyword, "next turn")
         out.add(str(state.turn.number + 1), types.CompletionItemKind.Value, "turn number")
+    elif keyword == "game" and not rest:
+        if state.stage is not Stage.OVER:
+            out.keywords(["drawn"], "the game ended in a draw")
+        out.add(str(state.game + 1), types.CompletionItemKind.Value, "next game")
+    elif keyword == "judge":
+        _after_judge(out, state, rest)
+    elif keyword == "variant" and not rest:
+        out.keywords(["commander"], "the Commander variant")
+    elif keyword == "match" and not rest:
+        out.players(state.player_names(), "won the match")
+        out.keywords(["drawn"], "a drawn match")
     elif keyword in ("turn", "start", "perspective") and len(rest) <= 1:
         out.players(state.turn_order() or state.player_names())
     elif rest and rest[-1] == "by":
         _causes(out, state, None)
     elif keyword in ("step", "phase", "turn") and rest:
         out.keywords(["by"])
+
+
+def _after_judge(out: Offers, state: GameState, rest: list[str]) -> None:
+    """`judge EVENT ...`: a judge's lines (decision 0033)."""
+    if not rest:
+        out.keywords(JUDGE_EVENTS, "a judge's record")
+        return
+    event, parts = rest[0], rest[1:]
+    if event in ("call", "penalty") and not parts:
+        out.players(state.player_names())
+    elif event == "penalty" and len(parts) == 1:
+        out.keywords(PENALTIES, "penalty")
+    elif event == "missed-trigger" and not parts:
+        out.objects(state, acting_objects(state), "whose trigger was missed")
+    elif event == "missed-trigger" and len(parts) == 1:
+        out.keywords(("added", "skipped"), "how it was handled")
+    elif event == "time" and not parts:
+        out.keywords(["turns"])
+    else:
+        out.keywords(["allow"], "the ruling lets an illegal play stand")
 
 
 def _after_player(
@@ -315,12 +374,27 @@ def _after_player(
         )
     elif verb == "draw" and len(rest) == 2 and quoting:
         _card_names(out, document)
-    elif verb in ("search", "shuffle") and len(rest) == 1:
+    elif verb == "search" and len(rest) == 1:
+        out.keywords(["library", "graveyard", "hand"])
+    elif verb == "shuffle" and len(rest) == 1:
         out.keywords(["library"])
+    elif verb == "sideboard":
+        _after_sideboard(out, document, rest[1:], quoting)
     elif quoting:
         out.players(state.player_names())
+    elif verb in ("draw", "life", "counters", "win", "lose"):
+        out.keywords(["by", "replacement"])  # any replaced event (decision 0040)
     else:
         out.keywords(["by"])
+
+
+def _after_sideboard(out: Offers, document: OpenDocument, parts: list[str], quoting: bool) -> None:
+    """`sideboard [in | out [K] "Name" | deck N]` (decision 0030 item 3)."""
+    if not parts:
+        out.keywords(("in", "out"), "cards in or out of the deck")
+        out.keywords(["deck"], "the deck's size after sideboarding")
+    elif parts[0] in ("in", "out") and quoting:
+        _card_names(out, document)
 
 
 def _after_object(
@@ -347,6 +421,20 @@ def _after_object(
         out.objects(state, _permanents(state), "replacement effect")
     elif last == "as":
         out.keywords(KINDS, "kind of move")
+    elif last == "attacking":  # entering in combat (decision 0020)
+        controller = obj.controller if obj else None
+        out.players((p for p in state.player_names() if p != controller), "attacked player")
+        out.objects(state, _permanents(state), "attacked planeswalker or battle")
+    elif last in ("blocking", "block"):
+        attackers = [o for o in state.in_zone("battlefield") if o.attacking]
+        out.objects(state, attackers, "attacking")
+    elif last in ("attached", "attach"):  # decision 0023
+        out.objects(state, [o for o in _permanents(state) if o is not obj], "attach to")
+        out.players(state.player_names(), "attach to a player")
+    elif last == "owner":
+        out.players(state.player_names(), "owner")
+    elif last == "until":
+        out.keywords(DURATIONS, "duration")
     elif last == "->":
         source = rest[1] if verb == "move" and len(rest) > 1 else None
         if verb == "damage":
@@ -365,6 +453,8 @@ def _after_object(
             out.keywords(["of"])
         else:
             out.objects(state, acting_objects(state), "source")
+            if verb == "trigger":  # an inherent ability of a designation (decision 0026)
+                out.keywords(["monarch", "initiative"], "designation")
     elif verb in ("target", "choose"):
         out.objects(state, acting_objects(state))
         out.players(state.player_names())
@@ -372,15 +462,25 @@ def _after_object(
         controller = obj.controller if obj else None
         out.players((p for p in state.player_names() if p != controller), "defending player")
         out.keywords(["untapped"])
-    elif verb == "block":
-        attackers = [o for o in state.in_zone("battlefield") if o.attacking]
-        out.objects(state, attackers, "attacking")
     elif verb == "damage" and len(rest) == 2:
         out.keywords(["->"])
+    elif verb == "damage" and len(rest) == 4:
+        out.keywords(["deathtouch"], "the source has deathtouch (decision 0027)")
+        out.keywords(["replacement"], "prevented or redirected (decision 0040)")
     elif verb == "cast":
-        out.keywords(("from", *CAST_MODES, "by"))
+        if obj is not None and obj.number in state.commanders and obj.zone == "command":
+            earlier = state.commander_cast_count(obj.number, obj.owner)
+            if earlier and "tax" not in rest:
+                out.add(f"tax {2 * earlier}", types.CompletionItemKind.Keyword, "commander tax")
+        out.keywords(("from", "back", *CAST_MODES, "by"))
     elif verb in ("resolve", "fizzle") and len(rest) == 1:
-        out.keywords(["->"])
+        out.keywords(["->", "replacement"])
+    elif verb == "resolve" and "battlefield" in rest:
+        out.keywords(ENTERING, "how it enters")
+        out.keywords(["replacement"])
+    elif verb == "play" and len(rest) == 1:
+        out.keywords(["from", "back", "tapped", "by"])
+        out.players(state.player_names(), "the player who plays it, when not its owner")
     elif verb == "countered" and len(rest) == 1:
         out.keywords(["by"])
     elif verb == "effect" and len(rest) >= 2:
@@ -390,8 +490,14 @@ def _after_object(
             out.objects(state, _permanents(state))
         else:
             out.keywords(["on", "until"])
+    elif verb == "turn" and len(rest) == 1:  # decision 0028
+        out.keywords(["face-up"], "a face-down permanent is turned face up")
+    elif verb == "phase" and len(rest) == 1:  # decision 0025
+        out.keywords(["in"] if obj is not None and obj.phased_out else ["out", "in"], "phasing")
     elif verb == "control" and len(rest) == 1:
         out.players(state.player_names(), "new controller")
+    elif verb == "control":
+        out.keywords(["until", "by"])
     else:
         out.keywords(["by", "replacement"])
 
@@ -404,6 +510,8 @@ def object_verbs(state: GameState, obj: GameObject | None) -> tuple[str, ...]:
         return NEW_OBJECT_VERBS
     if obj.zone == GONE:
         return ()
+    if obj.phased_out:
+        return ("phase",)  # treated as though it does not exist (decision 0025)
     return VERBS_BY_ZONE.get(obj.zone, ("move",))
 
 
@@ -415,7 +523,7 @@ def _after_move(out: Offers, state: GameState, obj: GameObject | None, parts: li
     elif "->" not in parts:
         out.keywords(["->"])
     else:
-        out.keywords(["as", "tapped", "by", "top", "bottom"])
+        out.keywords(["as", *ENTERING, "by", "top", "bottom"])
         out.players(state.player_names())
 
 
@@ -427,6 +535,8 @@ def _after_new(out: Offers, state: GameState, parts: list[str]) -> None:
     elif parts[-1] in ZONES:
         out.players(state.player_names(), "owner or controller")
         out.keywords(["top", "bottom", "by"])
+    elif "battlefield" in parts:  # after the controller: how it enters, who owns it
+        out.keywords(["owner", *ENTERING, "by"])
     else:
         out.zones(ZONES)
 

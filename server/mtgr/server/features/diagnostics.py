@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 import inspect
 import itertools
 import json
 import re
 import weakref
 from collections.abc import Mapping
-from pathlib import Path
+from functools import cache
+from importlib.metadata import PackageNotFoundError, metadata
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from lsprotocol.converters import get_converter
 
-from mtgr.check import Diagnostic, effective_severity, place
+from mtgr.check import Diagnostic, effective_severity, place, ruled, silences
 from mtgr.rules.context import Finding
 from mtgr.rules.registry import Severity, rule
 from mtgr.syntax.tree import Span
@@ -36,18 +36,26 @@ SEVERITIES = {
 }
 
 
-@functools.cache
-def explanation_uri(code: str) -> str:
-    """Where a code is explained: docs/diagnostics.md, from the package or the repository.
-    Once per code: it looks at the file system."""
-    here = Path(__file__).resolve()
-    for candidate in (
-        here.parents[2] / "_data" / "diagnostics.md",
-        here.parents[4] / "docs" / "diagnostics.md",
-    ):
-        if candidate.is_file():
-            return f"{candidate.as_uri()}#{code.lower()}"
-    return f"mtgr:explain/{code}"
+@cache
+def _diagnostics_page() -> str | None:
+    """The published docs/diagnostics.md: the package's `Diagnostics` project URL
+    (pyproject.toml's [project.urls], read back from the installed metadata)."""
+    try:
+        urls = metadata("mtgr").get_all("Project-URL") or []
+    except PackageNotFoundError:
+        return None
+    for entry in urls:
+        label, _, url = entry.partition(",")
+        if label.strip() == "Diagnostics":
+            return url.strip()
+    return None
+
+
+def explanation_uri(code: str) -> str | None:
+    """Where a code is explained: its section of the published docs/diagnostics.md (whose
+    `<a id>` anchors are the codes in lower case)."""
+    page = _diagnostics_page()
+    return f"{page}#{code.lower()}" if page else None
 
 
 def to_lsp(
@@ -68,11 +76,12 @@ def to_lsp(
         for r in diagnostic.related
     ]
     where = _range(document, diagnostic.line, diagnostic.span, written)
+    href = explanation_uri(diagnostic.code)
     return types.Diagnostic(
         range=where,
         severity=SEVERITIES[diagnostic.severity],
         code=diagnostic.code,
-        code_description=types.CodeDescription(href=explanation_uri(diagnostic.code)),
+        code_description=types.CodeDescription(href=href) if href else None,
         source="mtgr",
         message=diagnostic.message,
         related_information=related or None,
@@ -275,6 +284,8 @@ def _diagnostics(
         number = number_of(finding.line)
         if number is None:
             continue
+        if silences(finding.code) and ruled(lines, number, finding.code):
+            continue  # a judge's ruling below allows it
         severity = effective_severity(finding, lines[number].parsed.allowed, severities)
         if severity is not None:
             placed.append(place(finding, number, severity, number_of))

@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from mtgr import __version__
 from mtgr.config import CONFIG_FILES
 from mtgr.server.features import inlay_hints
 from mtgr.server.features.diagnostics import publish, publish_all
+from mtgr.server.features.log import LOGGER
 from mtgr.server.lifetime import watch_client
 from mtgr.server.session import OpenDocument, Settings
 
@@ -23,9 +25,16 @@ def register(server: MtgrServer) -> None:
         server.session.encoding = (
             server.workspace.position_encoding or types.PositionEncodingKind.Utf16
         )
+        server.protocol.trace = params.trace or types.TraceValue.Off
         options = params.initialization_options
         mtgr = options.get("mtgr", options) if isinstance(options, dict) else None
         use_settings(server, Settings.from_client(mtgr))
+        LOGGER.info(
+            "mtgr %s; position encoding %s; settings %s",
+            __version__,
+            getattr(server.session.encoding, "value", server.session.encoding),
+            server.session.settings,
+        )
 
     @server.feature(types.INITIALIZED)
     async def initialized(params: types.InitializedParams) -> None:
@@ -40,6 +49,7 @@ def register(server: MtgrServer) -> None:
             use_settings(server, Settings.from_client(settings["mtgr"]))
         else:
             await refresh_settings(server)
+        LOGGER.info("settings changed: %s", server.session.settings)
         warn_about_settings(server)
         publish_all(server)
         inlay_hints.refresh(server)

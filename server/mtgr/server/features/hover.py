@@ -20,7 +20,7 @@ from lsprotocol import types
 
 from mtgr.rules.registry import rule
 from mtgr.rules.state import GONE, OWNED_ZONES, GameObject, GameState
-from mtgr.rules.summary import render_state, turn_line
+from mtgr.rules.summary import attachment_words, render_state, turn_line
 from mtgr.server.features.cards import card_markdown
 from mtgr.syntax import tree as t
 
@@ -133,6 +133,9 @@ def _event(statement: t.Statement | None, number: int) -> tuple[str, bool] | Non
     if verb in ("cast", "play", "resolve", "fizzle", "countered", "control"):
         return _EVENT[verb], verb != "control"
     if isinstance(statement, t.AbilityOf):
+        if statement.source is None:  # an inherent ability of a designation (decision 0026)
+            of = f"the {statement.designation.value}" if statement.designation else "a designation"
+            return f"{_EVENT[verb]} (ability of {of})", False
         return f"{_EVENT[verb]} (ability of #{statement.source.number})", False
     return None
 
@@ -162,6 +165,26 @@ def object_hover(document: OpenDocument, line: int, number: int) -> str:
         rows.append(f"- introduced{hidden} at line {introduced + 1} in {obj.introduced_zone}")
     if obj.counters:
         rows.append("- counters: " + ", ".join(f"{n} {k}" for k, n in obj.counters))
+    if obj.damage:
+        rows.append(f"- {obj.damage} damage marked until the cleanup step (CR 514.2)")
+    if obj.face_down:
+        rows.append("- face down: only its controller may look at it (CR 708.5)")
+    if obj.back_face:
+        rows.append("- back face up (CR 712.8e, 712.8f)")
+    if obj.phased_out:
+        how = " with what it is attached to" if obj.phased_indirectly else ""
+        rows.append(f"- phased out{how}, under {obj.phased_under}'s control (CR 702.26b)")
+    if obj.attacking:
+        entered = ", put onto the battlefield attacking" if obj.entered_attacking else ""
+        target = f" {obj.attack_target}" if isinstance(obj.attack_target, str) else ""
+        if isinstance(obj.attack_target, int):
+            target = f" #{obj.attack_target}"
+        rows.append(f"- attacking{target}{entered}" + (", blocked" if obj.blocked else ""))
+    if obj.blocking:
+        rows.append("- blocking " + ", ".join(f"#{n}" for n in obj.blocking))
+    for effect in obj.control_effects:
+        rows.append(f"- control from #{effect.source} until {effect.until}, then {effect.previous}")
+    rows.extend(f"- {words}" for words in attachment_words(obj, state))
     events = history(document, number, introduced or 0, line)
     if events:
         rows.append("- history: " + "; ".join(events))
@@ -189,6 +212,15 @@ def player_hover(document: OpenDocument, line: int, name: str) -> str:
     graveyard = len(state.in_zone("graveyard", name))
     battlefield = sum(1 for o in state.in_zone("battlefield") if o.controller == name)
     rows.append(f"- battlefield {battlefield}, graveyard {graveyard}")
+    if state.monarch == name:
+        rows.append("- the monarch (CR 725)")
+    if state.initiative == name:
+        rows.append("- has the initiative (CR 726)")
+    if player.citys_blessing:
+        rows.append("- has the city's blessing (CR 702.131c)")
+    attached = state.attachments_of(name) if state.attached else []
+    if attached:
+        rows.append("- attached: " + ", ".join(o.label() for o in attached))
     if player.lost:
         rows.append("- has lost the game")
     return "\n".join(rows)
@@ -204,23 +236,50 @@ _RULE_IN_TEXT = re.compile(r"(?<![\d.])(\d{3}\.\d+[a-z]?)")
 _SNAPSHOT_PLAYER_KEYS = {"life": "snapshot_life_phrase", "library": "snapshot_library_phrase"}
 
 
+_JUDGE_FORMS = {
+    "call": "judge_call_statement",
+    "penalty": "judge_penalty_statement",
+    "missed-trigger": "judge_missed_statement",
+    "time": "judge_time_statement",
+    "backup": "judge_backup_statement",
+}
+
+
 def form_keys(statement: t.Statement | None, token: t.Token, word: str) -> list[str]:
     """Where forms.toml keeps a word: statement forms by grammar rule, keywords as written."""
     if token.kind is t.TokenKind.VERB:
+        if isinstance(statement, t.Phasing):
+            return ["phasing_phrase"]
+        if isinstance(statement, t.TurnFaceUp):
+            return ["turn_face_phrase"]
+        if isinstance(statement, t.Transform):
+            return ["transform_phrase"]
+        if isinstance(statement, t.Designation):
+            return ["designation_phrase", word]
+        if isinstance(statement, t.DayNight):
+            return ["day_night_statement", word]
+        if isinstance(statement, t.AbilityOf) and statement.designation is not None:
+            return ["designation_trigger_phrase"]
         if isinstance(statement, t.PlayerCounters):
             return ["player_counters_phrase"]
         if isinstance(statement, t.SnapshotPlayer):
             if statement.counter is not None:
                 return ["snapshot_player_counters_phrase"]
             return [_SNAPSHOT_PLAYER_KEYS.get(word, ""), "keyframe_statement"]
+        if isinstance(statement, t.GameDrawn):
+            return ["game_drawn_statement"]
+        if isinstance(statement, t.JudgeEvent):
+            return [_JUDGE_FORMS[statement.event.value]]
         return [f"{word}_phrase", f"{word}_header", f"{word}_statement", word]
     if token.kind is t.TokenKind.STRING and isinstance(statement, t.ObjectStatement):
         if statement.name is not None and statement.name.span == token.span:
             return ["identify_name"]
         return []
-    if isinstance(statement, t.New) and word in ("card", "hidden", "token", "copy"):
+    if isinstance(statement, t.New) and word in ("card", "hidden", "token", "copy", "commander"):
         return [f"new_{word}", "new_phrase"]
     keys = [word]
+    if isinstance(statement, t.JudgeEvent):
+        keys.append(_JUDGE_FORMS[statement.event.value])  # call, penalty...: their statement
     if isinstance(statement, t.SnapshotObject) and token.kind is t.TokenKind.ZONE:
         keys.append("snapshot_object_phrase")
     return keys

@@ -1,0 +1,85 @@
+"""A spell or ability resolves although every one of its targets has become illegal.
+
+## What it flags
+A `resolve` line for a spell or ability whose targets, as its `target` line gave them,
+have all become illegal since: every targeted object has left the zone it was in when it
+was targeted (or ceased to exist), and every targeted player has left the game.
+
+## Why
+As a spell or ability resolves, it checks its targets; one that is no longer in the zone
+it was in when it was targeted is illegal, and if all its targets are illegal, it does
+not resolve: it is removed from the stack, a spell goes to its owner's graveyard, and
+none of its effects happen (CR 608.2b). The notation writes that as `fizzle` (decision
+0011 item 7). The checker sees only zone changes and players who left: other reasons a
+target becomes illegal (protection, hexproof, a changed type) are card text.
+
+## Example
+```mtgr
+#22 cast
+#22 target #7
+#30 cast
+#30 target #7
+#30 resolve
+#7 move battlefield -> exile by #30
+#22 resolve
+```
+
+## Use instead
+```mtgr
+#22 fizzle
+```
+
+## Rules basis
+- Decision 0044 item 3, decision 0011 item 7.
+- CR 608.2b: "A target that's no longer in the zone it was in when it was targeted is illegal."
+- CR 608.2b: "are now illegal, the spell or ability doesn't resolve. It's removed from the stack and, if it's a spell, put into its owner's graveyard."
+"""
+
+from mtgr.rules.context import Context, Related
+from mtgr.rules.describe import quiet
+from mtgr.rules.registry import Severity, define
+from mtgr.rules.state import GONE, GameState
+from mtgr.syntax import tree as t
+
+RULE = define(
+    "K331",
+    "Resolves with every target illegal",
+    severity=Severity.ERROR,
+    decisions=("0044.3", "0011.7"),
+    cr=("608.2b",),
+    doc=__doc__,
+)
+
+
+def _illegal(state: GameState, mark: tuple[int | str, str | None, int | None]) -> bool:
+    what, zone, moved = mark
+    if isinstance(what, str):
+        player = state.player(what)
+        return player is None or player.lost
+    obj = state.obj(what)
+    return obj is None or obj.zone == GONE or obj.zone != zone or obj.last_moved != moved
+
+
+@RULE.on(t.Leave)
+def check(ctx: Context, statement: t.Statement) -> None:
+    if statement.verb.value != "resolve" or quiet(ctx):
+        return
+    state = ctx.state
+    obj = state.obj(statement.subject.number)
+    if obj is None or not obj.targets or not state.stack or state.stack[-1] != obj.number:
+        return
+    if not all(_illegal(state, mark) for mark in obj.targets):
+        return
+    related: list[Related] = []
+    for what, _zone, _moved in obj.targets:
+        target = state.obj(what) if isinstance(what, int) else None
+        if target is not None and target.last_moved is not None:
+            related.append(Related(target.last_moved, None, f"{target.label()} left here"))
+    ctx.report(
+        RULE,
+        f"every target of {obj.label()} has become illegal (each has left the zone it was "
+        "targeted in, or the game), so it does not resolve and none of its effects happen "
+        f"(CR 608.2b): write `#{obj.number} fizzle`",
+        statement.verb.span,
+        related=tuple(related),
+    )

@@ -1,0 +1,86 @@
+"""The game goes on after a player was dealt 21 combat damage by one commander.
+
+## What it flags
+The first line after a commander's combat damage brought a player's total from that
+commander to 21 or more that is not a result of that damage, another state-based action
+or that player leaving the game: a `turn`, `step` or `phase` line, a spell, a trigger. At
+the end of the file, the damage line itself. Damage from two partner commanders is counted
+separately.
+
+## Why
+In a Commander game, a player who has been dealt 21 or more combat damage by the same
+commander over the course of the game loses the game, as a state-based action (CR
+903.10a, 704.6c). State-based actions are performed before any player receives priority,
+so the loss comes before anything else happens, and the record writes it: `"P" lose by
+sba`.
+
+## Example
+```mtgr
+#1 damage 7 -> "Bob" // Bob's 21st point of combat damage from #1
+"Bob" life -7 by #1
+step end-of-combat
+```
+
+## Use instead
+```mtgr
+#1 damage 7 -> "Bob" // Bob's 21st point of combat damage from #1
+"Bob" life -7 by #1
+"Bob" lose by sba
+step end-of-combat
+```
+
+## Rules basis
+- Decision 0031 item 5: combat damage counted per commander; the loss follows the damage
+  and its results.
+- CR 903.10a: "A player who's been dealt 21 or more combat damage by the same commander over the course of the game loses the game. (This is a state-based action. See rule 704.)"
+- CR 704.6c: "In a Commander game, a player who's been dealt 21 or more combat damage by the same commander over the course of the game loses the game."
+- CR 702.124d: "When determining whether a player has been dealt 21 or more combat damage by the same commander, consider damage from each of your two commanders separately (see rule 903.10a)."
+"""
+
+from __future__ import annotations
+
+from mtgr.rules.apply import at_sba_time
+from mtgr.rules.context import Context, Related
+from mtgr.rules.registry import Severity, define
+from mtgr.syntax import tree as t
+
+RULE = define(
+    "M902",
+    "Game goes on after 21 combat damage from one commander",
+    severity=Severity.ERROR,
+    decisions=("0031.5",),
+    cr=("903.10a", "704.6c", "702.124d"),
+    doc=__doc__,
+)
+
+
+@RULE.on(t.Statement)
+def check(ctx: Context, statement: t.Statement) -> None:
+    if not ctx.state.commander_losses or at_sba_time(statement):
+        return
+    for player, commander, line, _span in ctx.state.commander_losses:
+        ctx.report(
+            RULE,
+            f"{player} has been dealt 21 or more combat damage by {_label(ctx, commander)}: "
+            f'{player} loses the game before anything else happens; write `"{player}" lose by '
+            "sba` above this line (CR 704.6c)",
+            statement.verb.span,
+            related=(Related(line, None, "the 21st point of commander damage"),),
+        )
+
+
+@RULE.at_end
+def at_end(ctx: Context) -> None:
+    for player, commander, line, span in ctx.state.commander_losses:
+        ctx.report(
+            RULE,
+            f"{player} has been dealt 21 or more combat damage by {_label(ctx, commander)}: "
+            f'write `"{player}" lose by sba` after this damage and its results (CR 704.6c)',
+            span or t.Span(0, 0),
+            line=line,
+        )
+
+
+def _label(ctx: Context, commander: int) -> str:
+    obj = ctx.state.obj(commander)
+    return obj.label() if obj is not None else f"#{commander}"

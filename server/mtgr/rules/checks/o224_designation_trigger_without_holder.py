@@ -1,0 +1,68 @@
+"""An inherent triggered ability of a designation no player has.
+
+## What it flags
+`#N trigger of monarch` when no player is the monarch, or `#N trigger of initiative`
+when no player has the initiative, in the rebuilt state (decision 0026 item 3). After a
+gap the checker knows a designation only from a line that gave it since.
+
+## Why
+The monarch's and the initiative's triggered abilities are controlled by the player who
+has the designation when they trigger (CR 725.2, 726.2); there is no monarch in a game
+until an effect makes a player the monarch (CR 725.1), and likewise for the initiative
+(CR 726.1).
+
+## Example
+```mtgr
+step end
+#60 trigger of monarch
+```
+
+## Use instead
+```mtgr
+"Alice" monarch by #40
+step end
+#60 trigger of monarch
+```
+
+## Rules basis
+- Decision 0026 items 2 and 3: designations, and the inherent abilities that come with them.
+- CR 725.1: "There is no monarch in a game until an effect instructs a player to become the monarch."
+- CR 725.2: "These triggered abilities have no source and are controlled by the player who was the monarch at the time the abilities triggered."
+- CR 726.1: "There is no initiative in a game until an effect instructs a player to take the initiative."
+- CR 726.2: "These triggered abilities have no source and are controlled by the player who had the initiative at the time the abilities triggered."
+"""
+
+from __future__ import annotations
+
+from mtgr.rules.context import Context
+from mtgr.rules.describe import quiet
+from mtgr.rules.registry import Severity, define
+from mtgr.syntax import tree as t
+
+RULE = define(
+    "O224",
+    "Designation trigger with no player who has it",
+    severity=Severity.ERROR,
+    decisions=("0026.2", "0026.3"),
+    cr=("725.1", "725.2", "726.1", "726.2"),
+    doc=__doc__,
+)
+
+
+@RULE.on(t.AbilityOf)
+def check(ctx: Context, statement: t.Statement) -> None:
+    assert isinstance(statement, t.AbilityOf)
+    designation = statement.designation
+    if designation is None or quiet(ctx):
+        return
+    state = ctx.state
+    holder = state.monarch if designation.value == "monarch" else state.initiative
+    if holder is not None:
+        return
+    what = "is the monarch" if designation.value == "monarch" else "has the initiative"
+    ctx.report(
+        RULE,
+        f"no player {what}, so its triggered abilities do not trigger; a line giving the "
+        f'designation is missing above (`"P" {designation.value} by #N`)',
+        designation.span,
+    )

@@ -1,0 +1,72 @@
+"""A phased-out permanent that did not phase in during its controller's untap step.
+
+## What it flags
+The first line after the untap step of a player's turn (any line that comes after a
+player received priority, other than the turn line and `step untap`) while a permanent
+that phased out under that player's control is still phased out, with no
+`#N phase in` written in the untap step. A permanent that phased out with what it is
+attached to phases in with it and is not flagged. The checker cannot see an effect that
+makes a player skip their untap step (CR 702.26m): write `// allow T422` there.
+
+## Why
+As the untap step begins, every phased-out permanent that phased out under the active
+player's control phases in, a turn-based action written without cause before the
+untaps (CR 502.1, 702.26a; decision 0025 item 2).
+
+## Example
+```mtgr
+turn 8 "Alice"
+step untap
+step upkeep
+```
+
+## Use instead
+```mtgr
+turn 8 "Alice"
+step untap
+#30 phase in
+step upkeep
+```
+
+## Rules basis
+- Decision 0025 item 2: phasing in the untap step is a turn-based action, written without cause.
+- CR 502.1: "First, all phased-in permanents with phasing that the active player controls phase out, and all phased-out permanents that the active player controlled when they phased out phase in."
+- CR 702.26a: "During each player's untap step, before the active player untaps permanents" the permanents with phasing phase out, and "all phased-out permanents that had phased out under that player's control" phase in.
+"""
+
+from __future__ import annotations
+
+from mtgr.rules.context import Context
+from mtgr.rules.describe import quiet
+from mtgr.rules.registry import Severity, define
+from mtgr.rules.state import PRIORITY_LINES, Stage, ends_untap_step
+from mtgr.syntax import tree as t
+
+RULE = define(
+    "T422",
+    "Phase in missing in the untap step",
+    severity=Severity.ERROR,
+    decisions=("0025.2",),
+    cr=("502.1", "702.26a"),
+    doc=__doc__,
+)
+
+
+@RULE.on(*PRIORITY_LINES)
+def check(ctx: Context, statement: t.Statement) -> None:
+    state = ctx.state
+    if not state.phased or quiet(ctx) or state.stage is not Stage.PLAYING:
+        return
+    if not ends_untap_step(statement):
+        return
+    for obj in state.phased_objects():
+        if not obj.phase_in_due:
+            continue
+        ctx.report(
+            RULE,
+            f"{obj.label()} phased out under {obj.phased_under}'s control and phases in as "
+            f"{obj.phased_under}'s untap step begins: write `#{obj.number} phase in` there "
+            "(CR 502.1, 702.26a)",
+            statement.verb.span,
+            related=ctx.where(obj),
+        )
