@@ -19,6 +19,7 @@ from lsprotocol.converters import get_converter
 from mtgr.check import Diagnostic, effective_severity, place, ruled, silences
 from mtgr.rules.context import Finding
 from mtgr.rules.registry import Severity, rule
+from mtgr.server.features.log import LOGGER
 from mtgr.syntax.tree import Span
 
 if TYPE_CHECKING:
@@ -168,6 +169,7 @@ class PublishedDiagnostics:
         self._severities: object = None
         self._entries: dict[int, _Entry] = {}
         self.body = "[]"  # the JSON array last built
+        self.count = 0  # how many diagnostics it holds
         self.result_id = "0"  # new whenever the body changes (pull: `unchanged`)
 
     def build(self, document: OpenDocument, settings: Settings, walk: Walk | None = None) -> str:
@@ -198,6 +200,7 @@ class PublishedDiagnostics:
         self._refresh(document, end, effective)
         items += end.items
         items.sort()
+        self.count = len(items)
         body = "[" + ",".join(item[3] for item in items) + "]"
         if body != self.body:
             self.body = body
@@ -317,7 +320,9 @@ def publish(server: MtgrServer, document: OpenDocument, walk: Walk | None = None
     (PublishedDiagnostics), not serialised again as a whole."""
     if client_pulls(server):
         return
-    body = published(document).build(document, server.session.settings, walk)
+    kept = published(document)
+    body = kept.build(document, server.session.settings, walk)
+    LOGGER.debug("%s version %s: %d diagnostics", document.uri, document.version, kept.count)
     # a re-check under way gives no version: its diagnostics are not yet the version's
     version = "" if document.version is None or walk else f',"version":{int(document.version)}'
     message = (
