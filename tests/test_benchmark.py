@@ -7,20 +7,19 @@ import subprocess
 import sys
 from pathlib import Path
 
+from benchmarks.session import BIG_REQUESTS, KINDS
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_benchmark_drives_the_server_and_writes_every_row(tmp_path: Path) -> None:
     out = tmp_path / "benchmarks.md"
     command = [sys.executable, "-m", "benchmarks.run", "--edits", "6", "--lines", "300,600"]
-    subprocess.run([*command, "--out", str(out)], cwd=ROOT, check=True, timeout=300)
+    command += ["--session-edits", "8", "--session-lines", "300,600,900"]
+    subprocess.run([*command, "--out", str(out)], cwd=ROOT, check=True, timeout=900)
     report = out.read_text(encoding="utf-8")
-    rows = {
-        cells[0]: cells[1]
-        for line in report.splitlines()
-        if line.startswith("| ") and not line.startswith(("| measure", "| ---"))
-        for cells in [[cell.strip() for cell in line.strip("|").split("|")]]
-    }
+    measures, sessions, bursts, requests = _tables(report)
+    rows = {cells[0]: cells[1] for cells in measures}
     figure = r"[0-9][0-9,.]*"
     expected = {
         r"full open, 3\d\d lines": rf"{figure} lines/s",
@@ -35,12 +34,47 @@ def test_the_benchmark_drives_the_server_and_writes_every_row(tmp_path: Path) ->
         r"hover, p95": rf"{figure} ms",
         r"board at a random line \(mtgr/board: JSON, HTML and text\), p95": rf"{figure} ms",
     }
-    assert len(rows) == len(expected), rows
+    assert len(rows) == len(measures) == len(expected), rows
     for name, value in expected.items():
         matches = [row for row in rows if re.fullmatch(name, row)]
         assert len(matches) == 1, (name, rows)
         assert re.fullmatch(value, rows[matches[0]]), (name, rows[matches[0]])
     assert re.search(r"^Machine: \d+ cores", report, re.MULTILINE)
+
+    timing = rf"{figure} ms / {figure} ms"
+    records = ("generated", "assembled", "as-is")
+    for size in (300, 600, 900):  # every record at every size, against the floor
+        for record in records:
+            [row] = [r for r in sessions if r[1] == "all edits" and _size(r[0], record) == size]
+            assert row[2] == "8" and re.fullmatch(timing, row[3]) and re.fullmatch(timing, row[4])
+            assert re.fullmatch(rf"{figure} times", row[5]) and "diagnostics at open" in row[6]
+    for record in records:  # per edit kind at the middle size
+        kinds = {r[1] for r in sessions if _size(r[0], record) == 600} - {"all edits"}
+        assert kinds and kinds <= set(KINDS), kinds
+    assert {(r[0].split(",")[0], _size(r[0], r[0].split(",")[0])) for r in bursts} == {
+        (record, size) for record in records for size in (600, 900)
+    }
+    assert all(re.fullmatch(rf"{figure} ms", r[3]) for r in bursts)
+    assert [r[1] for r in requests] == list(BIG_REQUESTS)
+    assert all(re.fullmatch(timing, r[3]) and r[6].startswith("reply ") for r in requests)
+
+
+def _tables(report: str) -> list[list[list[str]]]:
+    """The report's tables, each a list of rows of cells."""
+    tables: list[list[list[str]]] = []
+    for line in report.splitlines():
+        if line.startswith("| ---"):
+            continue
+        if line.startswith(("| measure", "| record")):
+            tables.append([])
+        elif line.startswith("| "):
+            tables[-1].append([cell.strip() for cell in line.strip().strip("|").split("|")])
+    return tables
+
+
+def _size(label: str, record: str) -> int | None:
+    found = re.fullmatch(rf"{re.escape(record)}, ([0-9,]+) lines", label)
+    return None if found is None else int(found.group(1).replace(",", ""))
 
 
 def test_the_sizes_must_be_two_and_the_smaller_first() -> None:

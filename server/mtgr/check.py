@@ -7,7 +7,7 @@ Both the parser's errors and the rule checker's findings come out as one list of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from mtgr.cards.model import CardIndex
@@ -57,19 +57,28 @@ def diagnostics(
         number = number_of(finding.line)  # None: a line an edit removed
         if number is None:
             continue
-        if silences(finding.code) and (
-            finding.code in lines[number].parsed.allowed or ruled(lines, number, finding.code)
-        ):
+        if silences(finding.code) and ruled(lines, number, finding.code):
             continue
-        severity = finding.severity
-        if severities and finding.code in severities:
-            override = severities[finding.code]
-            if override is None:
-                continue
-            severity = override
-        placed.append(_place(finding, number, severity, number_of))
+        severity = effective_severity(finding, lines[number].parsed.allowed, severities)
+        if severity is None:
+            continue
+        placed.append(place(finding, number, severity, number_of))
     placed.sort(key=lambda d: (d.line, d.span.start, d.code))
     return placed
+
+
+def effective_severity(
+    finding: Finding,
+    allowed: Collection[str],
+    severities: Mapping[str, Severity | None] | None,
+) -> Severity | None:
+    """The severity a finding is reported with on a line that allows `allowed`, or None
+    when `// allow` or the settings silence it."""
+    if finding.code in allowed and silences(finding.code):
+        return None
+    if severities and finding.code in severities:
+        return severities[finding.code]
+    return finding.severity
 
 
 def silences(code: str) -> bool:
@@ -96,9 +105,10 @@ def ruled(lines: Sequence[Line], number: int, code: str) -> bool:
     return False
 
 
-def _place(
+def place(
     finding: Finding, number: int, severity: Severity, number_of: Callable[[int], int | None]
 ) -> Diagnostic:
+    """A finding at line `number`, its related places at theirs (those removed dropped)."""
     related = tuple(
         RelatedLocation(line, r.span, r.message)
         for r in finding.related

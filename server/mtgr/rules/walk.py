@@ -84,23 +84,33 @@ def walk(lines: Sequence[Line], cards: CardIndex | None = None) -> Walk:
     return result
 
 
-def walk_in_steps(
-    lines: Sequence[Line], lines_per_step: int, cards: CardIndex | None = None
-) -> Iterator[tuple[int, Walk]]:
-    """The same walk, pausing every `lines_per_step` lines with (lines done, partial walk),
-    so that a server can report progress and answer other requests in between."""
-    result = Walk(cards=cards)
-    for done in _walk_from(result, lines, 0, GameState(), None, pause_every=lines_per_step):
-        yield done, result
-    yield len(lines), result
-
-
-def rewalk(previous: Walk, lines: Sequence[Line], first_changed: int) -> Walk:
-    """Walks again after an edit; lines before `first_changed` kept their ids and text.
+def rewalk(
+    previous: Walk, lines: Sequence[Line], first_changed: int, last_changed: int | None = None
+) -> Walk:
+    """Walks again after edits; lines before `first_changed` kept their ids and text, and
+    so did every line after `last_changed` (default: `first_changed`) that kept its id.
 
     The result starts as a copy of the previous walk's tables and only the lines walked
     again change them, so an edit costs what it re-checks, not the length of the file.
     """
+    *_, (_done, result) = rewalk_in_steps(previous, lines, first_changed, last_changed)
+    return result
+
+
+def rewalk_in_steps(
+    previous: Walk,
+    lines: Sequence[Line],
+    first_changed: int,
+    last_changed: int | None = None,
+    first_step: int = 0,
+    lines_per_step: int = 0,
+) -> Iterator[tuple[int, Walk]]:
+    """The same walk, pausing after `first_step` lines and then every `lines_per_step`
+    (0: never) with (lines done, partial walk); the last item is (len(lines), the walk).
+
+    A partial walk has the new findings of the lines walked so far and the previous
+    walk's below them; the previous walk itself is never changed, so a caller may drop
+    the steps at any point and keep it."""
     # Resume strictly before the changed line: it may carry the id of a line that had
     # other lines before it (the lines deleted above it), so its old checkpoint is stale.
     start, state = (
@@ -110,13 +120,25 @@ def rewalk(previous: Walk, lines: Sequence[Line], first_changed: int) -> Walk:
         checkpoints=dict(previous.checkpoints),
         emitted=dict(previous.emitted),
         objects_after=dict(previous.objects_after),
+        end_findings=previous.end_findings,
         cards=previous.cards,
     )
-    for _done in _walk_from(result, lines, start, state, previous, first_changed):
-        pass
+    last = first_changed if last_changed is None else max(first_changed, last_changed)
+    steps = _walk_from(
+        result,
+        lines,
+        start,
+        state,
+        previous,
+        last,
+        first_step=first_step,
+        pause_every=lines_per_step,
+    )
+    for done in steps:
+        yield done, result
     if len(result.checkpoints) > 2 * (len(lines) // CHECKPOINT_EVERY + 1):
         _forget_removed_lines(result, lines)
-    return result
+    yield len(lines), result
 
 
 def _walk_from(
@@ -125,19 +147,25 @@ def _walk_from(
     start: int,
     state: GameState,
     previous: Walk | None,
-    first_changed: int = 0,
+    last_changed: int = 0,
     pause_every: int = 0,
+    first_step: int = 0,
 ) -> Iterator[int]:
+    """Walks from `start`; with a previous walk, stops at the first checkpoint after
+    `last_changed` whose state equals the previous walk's. Pauses (yields the index) after
+    `first_step` lines, then every `pause_every`."""
     walked = 0
+    pause = first_step or pause_every
     checkpoints, emitted, objects_after = result.checkpoints, result.emitted, result.objects_after
     cards = result.cards
     for index in range(start, len(lines)):
-        if pause_every and walked and walked % pause_every == 0:
+        if pause and walked == pause:
             yield index
+            pause += pause_every if pause_every else len(lines)
         line = lines[index]
         line_id = line.id
         if previous is not None:
-            if index > first_changed:
+            if index > last_changed:
                 old = previous.checkpoints.get(line_id)
                 if old is not None and old == state:
                     # from here on all is as the previous walk found it, and still in the tables

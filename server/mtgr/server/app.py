@@ -10,6 +10,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
 from mtgr import __version__
+from mtgr.server.collector import Collector
 from mtgr.server.session import Session
 from mtgr.server.transport import serve_stdio, serve_tcp
 
@@ -40,6 +41,7 @@ class MtgrServer(LanguageServer):
         super().__init__(NAME, __version__, protocol_cls=MtgrProtocol)
         self.session = Session()
         self.client_watch: threading.Thread | None = None  # see lifetime.py
+        self.collector = Collector()
 
 
 def create_server() -> MtgrServer:
@@ -57,6 +59,7 @@ def run(tcp: tuple[str, int] | None = None) -> int:
     """Serves until `exit` or until the client goes; the exit code is 0 only after a
     `shutdown` request, as LSP asks. Reading is ours (transport.py), not pygls's."""
     server = create_server()
+    server.collector.start()
     try:
         if tcp is not None:
             serve_tcp(server, *tcp)

@@ -8,7 +8,7 @@ and are turned into code-point columns here, once, so nothing below knows about 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,9 +22,9 @@ from mtgr.cards.store import default_index_path, open_index
 from mtgr.check import Diagnostic, diagnostics
 from mtgr.rules.registry import Severity, rule
 from mtgr.rules.state import GameState
-from mtgr.rules.walk import Walk, rewalk, state_before, walk
+from mtgr.rules.walk import Walk, rewalk, rewalk_in_steps, state_before, walk
 from mtgr.syntax import tree as t
-from mtgr.syntax.document import Document, clear_parse_caches
+from mtgr.syntax.document import Document, clear_parse_caches, split_lines
 from mtgr.syntax.markdown import mtgr_blocks
 
 
@@ -87,6 +87,7 @@ class Settings:
 
 
 _Severities = tuple[tuple[str, Severity | None], ...]
+_EVERYTHING = (0, 1 << 62, True)
 
 
 class OpenDocument:
@@ -106,9 +107,17 @@ class OpenDocument:
         self.is_markdown = uri.lower().endswith((".md", ".markdown"))
         self.document = Document(self._visible(text))
         self.source = Document(text) if self.is_markdown else self.document
-        # False while a large document is first checked in steps (features/documents.py)
+        # False until the document's first walk is done (a large one is walked in steps)
         self.checked = check
-        self.walk: Walk = walk(self.document.lines, cards) if check else Walk(cards=cards)
+        self._walk: Walk = walk(self.document.lines, cards) if check else Walk(cards=cards)
+        # the lines edits changed since the walk: (first, last) in today's numbers; the
+        # walk is brought up to date by steps (features/documents.py) or on first use
+        self._pending: tuple[int, int] | None = None if check else (0, len(self.document))
+        self.edits = 0  # edits applied so far: steps of an older edit see they are stale
+        self.steps: _Steps | None = None  # the steps under way, if any
+        # the lines the edits since take_touched() may have changed: (first, last, whether
+        # lines below moved), in today's numbers; None: no edit since
+        self._touched: tuple[int, int, bool] | None = _EVERYTHING
         # the last position to_character converted: (line text, column, units)
         self._cursor: tuple[str, int, int] | None = None
         # the diagnostics last placed, with the walk and severities they were placed for
@@ -145,40 +154,128 @@ class OpenDocument:
         return mtgr_blocks(text) if self.is_markdown else text
 
     # -- edits
+    # -- the walk
+    @property
+    def walk(self) -> Walk:
+        """The walk over today's text. While the first walk goes in steps, the part done so
+        far (its checkpoints save walking from the top; what lies below is walked from the
+        last of them). After an edit whose steps have not ended, finished here and now."""
+        if self._pending is None:
+            return self._walk
+        if not self.checked:
+            return self.steps.partial if self.steps is not None else self._walk
+        self._walk = rewalk(self._walk, self.document.lines, *self._pending)
+        self._pending = None
+        return self._walk
+
+    @property
+    def pending(self) -> bool:
+        """Whether edits wait for the walk."""
+        return self._pending is not None
+
+    def walk_in_steps(self, first_step: int, lines_per_step: int) -> _Steps:
+        """Steps that bring the walk up to date, pausing after `first_step` lines past the
+        edits and then every `lines_per_step`; they stop counting once another edit comes."""
+        assert self._pending is not None
+        first, last = self._pending
+        self.steps = _Steps(self, first, last, first_step, lines_per_step)
+        return self.steps
+
+    # -- edits
     def change(
         self,
         changes: list[types.TextDocumentContentChangeEvent],
         version: int | None,
         incremental: bool = True,
     ) -> None:
-        """Applies the changes in order; the checker resumes after each one (see walk.rewalk)."""
-        incremental = incremental and self.checked
+        """Applies the changes in order and brings the walk up to date."""
+        self.apply(changes, version)
+        if not incremental:
+            self._touch(*_EVERYTHING)
+            if self.checked:  # a measured full re-check starts cold (benchmarks/run.py)
+                clear_parse_caches()
+                self.document = Document(self.document.text)
+            self._walk = walk(self.document.lines, self.cards)
+            self._pending = None
+            self.checked = True
+        elif self.checked:
+            _ = self.walk
+
+    def apply(
+        self, changes: list[types.TextDocumentContentChangeEvent], version: int | None
+    ) -> None:
+        """Applies the changes to the text only; the walk follows later (see `walk`), so
+        that changes arriving faster than they are checked are checked once, together."""
         for change in changes:
+            before = len(self.document)
             if isinstance(change, types.TextDocumentContentChangePartial):
                 start = self.to_column_position(change.range.start, self.source)
                 end = self.to_column_position(change.range.end, self.source)
                 edited = self.source.edit(start, end, change.text)
                 if self.is_markdown:
-                    edited = self.document.replace_all(mtgr_blocks(self.source.text))
+                    self.document.replace_all(mtgr_blocks(self.source.text))
+                    self._touch(*_EVERYTHING)
+                    self._pend_everything()
+                    continue
+                # one line more on each side: the edit may join or split a line break
+                # there (syntax/document.py)
+                breaks = len(split_lines(change.text)) - 1
+                moved = len(self.document) - before
+                self._touch(max(0, min(start[0], edited) - 1), start[0] + breaks + 1, moved != 0)
+                self._pend(min(edited, max(start[0] - 1, 0)), end[0] + 1, end[0] + 1 + moved, moved)
             else:
                 if self.is_markdown:
                     self.source.replace_all(change.text)
-                edited = self.document.replace_all(self._visible(change.text))
-            if incremental:
-                self.walk = rewalk(self.walk, self.document.lines, edited)
-        if not incremental:
-            if self.checked:  # a measured full re-check starts cold (benchmarks/run.py)
-                clear_parse_caches()
-                self.document = Document(self.document.text)
-            self.walk = walk(self.document.lines, self.cards)
-            self.checked = True
+                self.document.replace_all(self._visible(change.text))
+                self._touch(*_EVERYTHING)
+                self._pend_everything()
+        self.edits += 1
+        self._placed = None
         self.version = version
+
+    def _pend_everything(self) -> None:
+        self._pending = (0, len(self.document))
+
+    def _pend(self, first: int, old_last: int, new_last: int, moved: int) -> None:
+        """Adds an edit of lines [first, old_last] (now [first, new_last]) to the pending."""
+        if self._pending is not None:
+            pending_first, pending_last = self._pending
+            first = min(first, pending_first)
+            # the lines after the edit moved; a pending line inside it is inside its new text
+            new_last = max(new_last, pending_last + moved if pending_last > old_last else new_last)
+        self._pending = (first, new_last)
+
+    def _finish(self, steps: _Steps, result: Walk) -> None:
+        if self.steps is steps:
+            self.steps = None
+        if steps.edits == self.edits and self._pending is not None:
+            self._walk = result
+            self._pending = None
+            self.checked = True
+
+    def _touch(self, first: int, last: int, moved: bool) -> None:
+        if self._touched is not None:
+            old_first, old_last, old_moved = self._touched
+            # an earlier edit's lines may have moved since: keep the widest reading
+            first, last = min(first, old_first), max(last, old_last)
+            moved = moved or old_moved
+            if moved:
+                last = _EVERYTHING[1]
+        self._touched = (first, last, moved)
+
+    def take_touched(self) -> tuple[int, int, bool] | None:
+        """What the edits since the last call may have changed, for whoever keeps things
+        per line (features/diagnostics.py); forgets it."""
+        touched, self._touched = self._touched, None
+        return touched
 
     def use_cards(self, cards: CardIndex | None) -> None:
         """Checks the whole document again with another card index (or none); a first check
         still going in steps stops, since this one is complete (features/documents.py)."""
         self.cards = cards
-        self.walk = walk(self.document.lines, cards)
+        self._walk = walk(self.document.lines, cards)
+        self._pending = None
+        self._touch(*_EVERYTHING)
         self.checked = True
 
     # -- positions
@@ -278,6 +375,36 @@ def _settings_file(uri: str) -> _Stamp | None:
 
 def _load(stamp: _Stamp | None) -> config.Config:
     return config.load(stamp[0]) if stamp is not None else config.Config()
+
+
+class _Steps:
+    """A walk brought up to date in steps (walk.rewalk_in_steps); iterate for (lines done,
+    partial walk) after each step. They end early when another edit comes, and the walk
+    is the document's only when they ran to the end with no edit meanwhile."""
+
+    def __init__(
+        self, document: OpenDocument, first: int, last: int, first_step: int, per_step: int
+    ) -> None:
+        self.document = document
+        self.edits = document.edits
+        self.partial = document._walk
+        self._steps = rewalk_in_steps(
+            document._walk, document.document.lines, first, last, first_step, per_step
+        )
+
+    @property
+    def stale(self) -> bool:
+        return self.document.edits != self.edits or not self.document.pending
+
+    def __iter__(self) -> Iterator[tuple[int, Walk]]:
+        for done, partial in self._steps:
+            self.partial = partial
+            if self.stale:
+                return
+            if done >= len(self.document.document):
+                self.document._finish(self, self.partial)
+                return
+            yield done, self.partial
 
 
 class Session:

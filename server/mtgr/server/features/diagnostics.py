@@ -3,19 +3,31 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
+import itertools
+import json
+import re
+import weakref
+from collections.abc import Mapping
 from functools import cache
 from importlib.metadata import PackageNotFoundError, metadata
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
+from lsprotocol.converters import get_converter
 
-from mtgr.check import Diagnostic
+from mtgr.check import Diagnostic, effective_severity, place, ruled, silences
+from mtgr.rules.context import Finding
 from mtgr.rules.registry import Severity, rule
 from mtgr.server.features.log import LOGGER
+from mtgr.syntax.tree import Span
 
 if TYPE_CHECKING:
+    from mtgr.rules.walk import Walk
     from mtgr.server.app import MtgrServer
-    from mtgr.server.session import OpenDocument
+    from mtgr.server.session import OpenDocument, Settings
+
+_CONVERTER = get_converter()
 
 SEVERITIES = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
@@ -47,21 +59,27 @@ def explanation_uri(code: str) -> str | None:
     return f"{page}#{code.lower()}" if page else None
 
 
-def to_lsp(document: OpenDocument, diagnostic: Diagnostic) -> types.Diagnostic:
+def to_lsp(
+    document: OpenDocument, diagnostic: Diagnostic, written: dict[int, int] | None = None
+) -> types.Diagnostic:
+    """The LSP form of a placed diagnostic; `written` maps line numbers to the numbers to
+    write in their place (the columns are still measured on the real lines)."""
     found = rule(diagnostic.code)
+    written = written or {}
     related = [
         types.DiagnosticRelatedInformation(
             location=types.Location(
                 uri=document.uri,
-                range=document.range(r.line, r.span or _whole_line(document, r.line)),
+                range=_range(document, r.line, r.span or _whole_line(document, r.line), written),
             ),
             message=r.message,
         )
         for r in diagnostic.related
     ]
+    where = _range(document, diagnostic.line, diagnostic.span, written)
     href = explanation_uri(diagnostic.code)
     return types.Diagnostic(
-        range=document.range(diagnostic.line, diagnostic.span),
+        range=where,
         severity=SEVERITIES[diagnostic.severity],
         code=diagnostic.code,
         code_description=types.CodeDescription(href=href) if href else None,
@@ -72,14 +90,223 @@ def to_lsp(document: OpenDocument, diagnostic: Diagnostic) -> types.Diagnostic:
     )
 
 
-def _whole_line(document: OpenDocument, line: int):
-    from mtgr.syntax.tree import Span
+def _range(document: OpenDocument, line: int, span: Span, written: dict[int, int]) -> types.Range:
+    where = document.range(line, span)
+    if line in written:
+        where.start.line = where.end.line = written[line]
+    return where
 
+
+def _whole_line(document: OpenDocument, line: int) -> Span:
     return Span(0, len(document.document.texts[line]))
 
 
-def lsp_diagnostics(server: MtgrServer, document: OpenDocument) -> list[types.Diagnostic]:
-    return [to_lsp(document, d) for d in document.diagnostics(server.session.settings)]
+def _json(document: OpenDocument, diagnostic: Diagnostic, written: dict[int, int]) -> str:
+    return json.dumps(_CONVERTER.unstructure(to_lsp(document, diagnostic, written)))
+
+
+# Written in place of the line numbers a diagnostic names (its own, its related places'),
+# then split on: when those lines move, the JSON is its pieces joined with the new
+# numbers, not a new conversion. Within the protocol's range for a line number.
+_SENTINEL = 2_147_483_600
+
+
+def _sentinel_of(text: str) -> int | None:
+    return _SENTINEL - int(text) if text.isdigit() else None
+
+
+class _Template:
+    """One diagnostic's JSON in pieces: literal text, and between them the slots of the
+    line numbers to write (indexes into its entry's lines)."""
+
+    __slots__ = ("code", "pieces", "start", "target")
+
+    def __init__(self, code: str, start: int, target: int, pieces: list[str | int]) -> None:
+        self.code = code
+        self.start = start
+        self.target = target  # the slot of the line it is on
+        self.pieces = pieces
+
+
+_SPLIT = re.compile(r"(?<![0-9])(21474835\d\d|21474836[0-4]\d)(?![0-9])")
+
+
+class _Entry:
+    """The diagnostics of the findings one line emitted, with the lines they name."""
+
+    __slots__ = ("emitter", "findings", "high", "items", "key", "lines", "low", "templates")
+
+    def __init__(self, findings: list[Finding], emitter: int | None) -> None:
+        self.findings = findings
+        self.emitter = emitter  # None: the end of the file's findings
+        # the ids of the lines the findings name, each once, the emitter's first: where
+        # they are, what they allow and how their columns count depend on these alone
+        ids: dict[int, None] = {} if emitter is None else {emitter: None}
+        for finding in findings:
+            ids[finding.line] = None
+            for related in finding.related:
+                ids[related.line] = None
+        self.lines = tuple(ids)
+        # the lines' numbers and texts when the items were built (texts None: one is gone)
+        self.key: tuple[list[int | None], list[str] | None] | None = None
+        self.low = self.high = -1  # the least and greatest of their numbers at `key`
+        self.templates: list[_Template] | None = None  # None: placed whole each time
+        # (line, start column, code, JSON) of each diagnostic
+        self.items: list[tuple[int, int, str, str]] = []
+
+
+class PublishedDiagnostics:
+    """One document's diagnostics as LSP JSON, kept per emitting line between publishes.
+
+    An entry's JSON is rebuilt only when its findings change (the walk keeps the same list
+    for a line it did not walk again, and an equal one is taken as the same) or a line it
+    names changes its text; when those lines only move, their new numbers are written
+    into the pieces it has. Lines the edits since the last build cannot have touched or
+    moved are not even looked up. So a keystroke costs what its findings changed, plus
+    joining strings, not a conversion of every diagnostic."""
+
+    def __init__(self) -> None:
+        self._severities: object = None
+        self._entries: dict[int, _Entry] = {}
+        self.body = "[]"  # the JSON array last built
+        self.count = 0  # how many diagnostics it holds
+        self.result_id = "0"  # new whenever the body changes (pull: `unchanged`)
+
+    def build(self, document: OpenDocument, settings: Settings, walk: Walk | None = None) -> str:
+        effective = document.severities(settings)
+        severities = tuple(sorted(effective.items(), key=lambda item: item[0]))
+        touched = document.take_touched()
+        if severities != self._severities:
+            self._severities = severities
+            self._entries.clear()
+        entries = self._entries
+        walk = walk or document.walk
+        emitted = walk.emitted
+        for gone in entries.keys() - emitted.keys():
+            del entries[gone]
+        low, high, moved = touched if touched is not None else (0, -1, False)
+        items: list[tuple[int, int, str, str]] = []
+        for line_id, findings in emitted.items():
+            entry = entries.get(line_id)
+            if entry is None or (entry.findings is not findings and entry.findings != findings):
+                entry = entries[line_id] = _Entry(findings, line_id)
+            elif entry.high < low or (not moved and entry.low > high):
+                items += entry.items  # nothing it names was touched or moved
+                continue
+            entry.findings = findings
+            self._refresh(document, entry, effective)
+            items += entry.items
+        end = _Entry(walk.end_findings, None)
+        self._refresh(document, end, effective)
+        items += end.items
+        items.sort()
+        self.count = len(items)
+        body = "[" + ",".join(item[3] for item in items) + "]"
+        if body != self.body:
+            self.body = body
+            self.result_id = str(next(_RESULT_IDS))
+        return body
+
+    @staticmethod
+    def _refresh(
+        document: OpenDocument, entry: _Entry, severities: Mapping[str, Severity | None]
+    ) -> None:
+        number_of = document.document.number_of
+        texts = document.document.texts
+        numbers = [number_of(line_id) for line_id in entry.lines]
+        if None in numbers:
+            key = (numbers, None)
+            entry.low, entry.high = -1, 1 << 62  # looked at after every edit
+        else:
+            key = (numbers, [texts[n] for n in numbers])
+        if key == entry.key:
+            return
+        if key[1] is not None and numbers:
+            entry.low, entry.high = min(numbers), max(numbers)
+        same_texts = entry.key is not None and key[1] is not None and entry.key[1] == key[1]
+        entry.key = key
+        if entry.emitter is not None and numbers[0] is None:
+            entry.items = []  # a finding goes when the line that emitted it goes
+            return
+        if entry.templates is None or not same_texts:
+            entry.templates = PublishedDiagnostics._templates(document, entry, numbers, severities)
+        if entry.templates is None:
+            entry.items = [
+                (d.line, d.span.start, d.code, _json(document, d, {}))
+                for d in _diagnostics(document, entry.findings, severities)
+            ]
+            return
+        written = [str(n) for n in numbers]
+        entry.items = [
+            (
+                number,
+                template.start,
+                template.code,
+                "".join(p if isinstance(p, str) else written[p] for p in template.pieces),
+            )
+            for template in entry.templates
+            if (number := numbers[template.target]) is not None
+        ]
+
+    @staticmethod
+    def _templates(
+        document: OpenDocument,
+        entry: _Entry,
+        numbers: list[int | None],
+        severities: Mapping[str, Severity | None],
+    ) -> list[_Template] | None:
+        """The entry's diagnostics in pieces; None when a line it names is gone or a
+        message holds a number that reads like a placeholder (then placed whole)."""
+        if any(n is None for n in numbers):
+            return None
+        written = {n: _SENTINEL - slot for slot, n in enumerate(numbers) if n is not None}
+        templates = []
+        for diagnostic in _diagnostics(document, entry.findings, severities):
+            messages = (diagnostic.message, *(r.message for r in diagnostic.related))
+            if any(_SPLIT.search(message) for message in messages):
+                return None
+            pieces: list[str | int] = []
+            for k, piece in enumerate(_SPLIT.split(_json(document, diagnostic, written))):
+                slot = _sentinel_of(piece) if k % 2 else None
+                if k % 2 and (slot is None or not 0 <= slot < len(numbers)):
+                    return None
+                pieces.append(piece if slot is None else slot)
+            target = numbers.index(diagnostic.line)
+            templates.append(_Template(diagnostic.code, diagnostic.span.start, target, pieces))
+        return templates
+
+
+def _diagnostics(
+    document: OpenDocument, findings: list[Finding], severities: Mapping[str, Severity | None]
+) -> list[Diagnostic]:
+    """The findings placed where their lines are now, minus those silenced."""
+    number_of = document.document.number_of
+    lines = document.document.lines
+    placed = []
+    for finding in findings:
+        number = number_of(finding.line)
+        if number is None:
+            continue
+        if silences(finding.code) and ruled(lines, number, finding.code):
+            continue  # a judge's ruling below allows it
+        severity = effective_severity(finding, lines[number].parsed.allowed, severities)
+        if severity is not None:
+            placed.append(place(finding, number, severity, number_of))
+    return placed
+
+
+_RESULT_IDS = itertools.count(1)  # unique across documents: "0" is the empty list's
+_PUBLISHED: weakref.WeakKeyDictionary[OpenDocument, PublishedDiagnostics] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def published(document: OpenDocument) -> PublishedDiagnostics:
+    """The document's kept diagnostics, dropped with the document when it closes."""
+    kept = _PUBLISHED.get(document)
+    if kept is None:
+        kept = _PUBLISHED[document] = PublishedDiagnostics()
+    return kept
 
 
 def client_pulls(server: MtgrServer) -> bool:
@@ -87,16 +314,38 @@ def client_pulls(server: MtgrServer) -> bool:
     return bool(text_document and text_document.diagnostic)
 
 
-def publish(server: MtgrServer, document: OpenDocument) -> None:
+def publish(server: MtgrServer, document: OpenDocument, walk: Walk | None = None) -> None:
+    """Pushes the document's diagnostics (from `walk`, a re-check under way, without a
+    version; or the document's), written straight to the client: the JSON is built per line
+    (PublishedDiagnostics), not serialised again as a whole."""
     if client_pulls(server):
         return
-    found = lsp_diagnostics(server, document)
-    LOGGER.debug("%s version %s: %d diagnostics", document.uri, document.version, len(found))
-    server.text_document_publish_diagnostics(
-        types.PublishDiagnosticsParams(
-            uri=document.uri, version=document.version, diagnostics=found
-        )
+    kept = published(document)
+    body = kept.build(document, server.session.settings, walk)
+    LOGGER.debug("%s version %s: %d diagnostics", document.uri, document.version, kept.count)
+    # a re-check under way gives no version: its diagnostics are not yet the version's
+    version = "" if document.version is None or walk else f',"version":{int(document.version)}'
+    message = (
+        '{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":'
+        f'{json.dumps(document.uri)}{version},"diagnostics":{body}}}}}'
     )
+    send_raw(server, message)
+
+
+def send_raw(server: MtgrServer, message: str) -> None:
+    """Writes one JSON message (ASCII: json.dumps escapes the rest) in LSP framing."""
+    writer = server.protocol.writer
+    if writer is None:
+        return
+    body = message.encode("ascii")
+    result = writer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    if inspect.isawaitable(result):  # an asynchronous transport (TCP)
+        task = asyncio.ensure_future(result)
+        _WRITING.add(task)
+        task.add_done_callback(_WRITING.discard)
+
+
+_WRITING: set[asyncio.Future[None]] = set()
 
 
 def publish_all(server: MtgrServer) -> None:
@@ -117,8 +366,15 @@ def register(server: MtgrServer) -> None:
     )
     async def pull(params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
         document = server.session.get(params.text_document.uri)
-        while document is not None and not document.checked:
+        while document is not None and (not document.checked or document.pending):
             await asyncio.sleep(0.02)  # a large document's first check is still running
             document = server.session.get(params.text_document.uri)
-        items = lsp_diagnostics(server, document) if document else []
-        return types.RelatedFullDocumentDiagnosticReport(items=items)
+        if document is None:
+            return types.RelatedFullDocumentDiagnosticReport(items=[])
+        kept = published(document)
+        body = kept.build(document, server.session.settings)
+        result_id = kept.result_id
+        if params.previous_result_id == result_id:
+            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+        items = _CONVERTER.structure(json.loads(body), list[types.Diagnostic])
+        return types.RelatedFullDocumentDiagnosticReport(items=items, result_id=result_id)

@@ -9,7 +9,6 @@ from lsprotocol import types
 
 from mtgr import __version__
 from mtgr.config import CONFIG_FILES
-from mtgr.rules.walk import walk_in_steps
 from mtgr.server.features import inlay_hints
 from mtgr.server.features.diagnostics import publish, publish_all
 from mtgr.server.features.log import LOGGER
@@ -65,14 +64,15 @@ def register(server: MtgrServer) -> None:
         publish_all(server)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    async def did_open(params: types.DidOpenTextDocumentParams) -> None:
+    def did_open(params: types.DidOpenTextDocumentParams) -> None:
         item = params.text_document
         large = item.text.count("\n") >= LARGE_DOCUMENT_LINES
         document = server.session.open(item.uri, item.text, item.version, check=not large)
         log_config_warnings(server, document)
         if large:
-            await check_in_steps(server, document)
-        publish(server, document)
+            check_soon(server, document)
+        else:
+            publish(server, document)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(params: types.DidChangeTextDocumentParams) -> None:
@@ -82,10 +82,14 @@ def register(server: MtgrServer) -> None:
         version = params.text_document.version
         if document.version is not None and version is not None and version < document.version:
             return  # a stale change: never apply it over a newer one
-        document.change(list(params.content_changes), version, server.session.settings.incremental)
         if document.reload_config(force=False):  # for clients that do not report file changes
             log_config_warnings(server, document)
-        publish(server, document)
+        if not server.session.settings.incremental:
+            document.change(list(params.content_changes), version, incremental=False)
+            publish(server, document)
+            return
+        document.apply(list(params.content_changes), version)
+        check_soon(server, document)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(params: types.DidCloseTextDocumentParams) -> None:
@@ -99,40 +103,92 @@ def register(server: MtgrServer) -> None:
 # between the steps instead of keeping the client waiting for the whole check.
 LARGE_DOCUMENT_LINES = 5000
 LINES_PER_STEP = 2000
+# After an edit to a large document, the lines walked before the diagnostics are first
+# published (without a version): what the user sees. A re-check that must run further
+# goes on in steps, and publishes again, with the version, at its end.
+LINES_SEEN = 200
+
+_CHECKING: dict[OpenDocument, asyncio.Task[None]] = {}
 
 
-async def check_in_steps(server: MtgrServer, document: OpenDocument) -> None:
-    """The first check of a large document; an edit that comes first takes over."""
-    token = None
-    if _client_shows_progress(server):
+def check_soon(server: MtgrServer, document: OpenDocument) -> None:
+    """Checks the document's pending edits once the messages already read are handled:
+    changes that come while it works are applied to the text, and the check starts over
+    from them (the newest version only is checked and published)."""
+    task = _CHECKING.get(document)
+    if task is None or task.done():
+        task = asyncio.ensure_future(_check(server, document))
+        _CHECKING[document] = task
+        task.add_done_callback(lambda _task: _CHECKING.pop(document, None))
+
+
+async def _check(server: MtgrServer, document: OpenDocument) -> None:
+    progress = None if document.checked else await _Progress.start(server, document)
+    try:
+        await asyncio.sleep(0)  # the changes already read come first
+        while document.pending and _is_open(server, document):
+            first_check = not document.checked
+            large = len(document.document) >= LARGE_DOCUMENT_LINES
+            steps = document.walk_in_steps(
+                LINES_SEEN if large and not first_check else 0,
+                LINES_PER_STEP if large else 0,
+            )
+            shown = False
+            for done, partial in steps:
+                if progress is not None:
+                    progress.report(done, len(document.document))
+                if not first_check and not shown:
+                    publish(server, document, partial)  # what the user sees, first
+                    shown = True
+                await asyncio.sleep(0)
+                if not _is_open(server, document):
+                    return  # closed: nothing of it may reach the client (18.3)
+            # ran to the end, or another edit came: then its steps start over
+        if _is_open(server, document) and not document.pending:
+            publish(server, document)
+        server.collector.worked()
+    finally:
+        if progress is not None:
+            progress.end()
+
+
+def _is_open(server: MtgrServer, document: OpenDocument) -> bool:
+    return server.session.get(document.uri) is document
+
+
+class _Progress:
+    """Work-done progress for a large document's first check, where the client shows it."""
+
+    def __init__(self, server: MtgrServer, token: str) -> None:
+        self.server = server
+        self.token = token
+
+    @classmethod
+    async def start(cls, server: MtgrServer, document: OpenDocument) -> _Progress | None:
+        if not _client_shows_progress(server):
+            return None
         token = f"mtgr-check-{id(document)}"
         try:
             await server.work_done_progress.create_async(token)
         except Exception:  # a client that refuses the token still gets its diagnostics
-            token = None
-    name = document.uri.rsplit("/", 1)[-1]
-    if token:
+            return None
+        name = document.uri.rsplit("/", 1)[-1]
         server.work_done_progress.begin(
             token, types.WorkDoneProgressBegin(title=f"Checking {name}", percentage=0)
         )
-    total = max(len(document.document), 1)
-    for done, result in walk_in_steps(document.document.lines, LINES_PER_STEP, document.cards):
-        if document.checked or server.session.get(document.uri) is not document:
-            break  # an edit re-checked it meanwhile, or it was closed
-        if done >= len(document.document):
-            document.walk = result
-            document.checked = True
-            break
-        if token:
-            server.work_done_progress.report(
-                token,
-                types.WorkDoneProgressReport(
-                    message=f"{done:,} of {total:,} lines", percentage=done * 100 // total
-                ),
-            )
-        await asyncio.sleep(0)
-    if token:
-        server.work_done_progress.end(token, types.WorkDoneProgressEnd())
+        return cls(server, token)
+
+    def report(self, done: int, total: int) -> None:
+        self.server.work_done_progress.report(
+            self.token,
+            types.WorkDoneProgressReport(
+                message=f"{done:,} of {max(total, 1):,} lines",
+                percentage=done * 100 // max(total, 1),
+            ),
+        )
+
+    def end(self) -> None:
+        self.server.work_done_progress.end(self.token, types.WorkDoneProgressEnd())
 
 
 def _client_shows_progress(server: MtgrServer) -> bool:

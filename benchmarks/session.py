@@ -1,0 +1,592 @@
+"""Editing sessions as a person makes them, through the real server over stdio, with a
+do-nothing pygls server (benchmarks/floor.py) driven by the same client in the same run.
+
+A session is several hundred didChanges: typing whole lines a character at a time, typing
+and deleting inside card names, pasting 20 lines from later in the record, inserting and
+deleting 20 lines, a typo near the top and its backspace, and undo/redo of each. They run
+on three kinds of record: generated (benchmarks/generate.py), the examples' games
+assembled and renumbered so numbers only go up (no diagnostics at open), and the examples
+concatenated as they are (thousands of diagnostics). A typing burst sends keys 40 ms
+apart without waiting and measures how far the diagnostics for the last key lag behind it.
+
+The client is raw JSON-RPC: it parses each message as an editor must, but builds no
+objects from it, so that what is measured is the server, not a client library.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+import statistics
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from benchmarks.generate import generate
+
+ROOT = Path(__file__).resolve().parent.parent
+MTGR = (sys.executable, "-m", "mtgr", "lsp")
+FLOOR = (sys.executable, "-m", "benchmarks.floor")
+
+
+# -- the client
+
+
+@dataclass
+class Published:
+    version: int | None
+    count: int
+    at: float
+
+
+class RawClient:
+    """One server process; requests by id, diagnostics per document in a queue."""
+
+    def __init__(self, command: tuple[str, ...]) -> None:
+        self.command = command
+        self._next_id = 0
+        self._pending: dict[int, asyncio.Future[Any]] = {}
+        self.published: dict[str, asyncio.Queue[Published]] = {}
+        self.last_size = 0  # bytes of the last response body
+
+    async def start(self) -> None:
+        self.process = await asyncio.create_subprocess_exec(
+            *self.command,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.DEVNULL,
+            cwd=ROOT,
+            limit=2**26,
+        )
+        self._reader = asyncio.create_task(self._read())
+        await self.request("initialize", {"processId": None, "capabilities": {}})
+        self.notify("initialized", {})
+
+    async def _read(self) -> None:
+        stdout = self.process.stdout
+        assert stdout is not None
+        while True:
+            length = 0
+            while True:
+                header = await stdout.readline()
+                if not header:
+                    return
+                if header == b"\r\n":
+                    break
+                name, _, value = header.decode("ascii").partition(":")
+                if name.lower() == "content-length":
+                    length = int(value)
+            body = await stdout.readexactly(length)
+            arrived = time.perf_counter()
+            message = json.loads(body)
+            if "method" in message and "id" in message:  # a request from the server
+                self._send({"jsonrpc": "2.0", "id": message["id"], "result": None})
+            elif message.get("method") == "textDocument/publishDiagnostics":
+                params = message["params"]
+                queue = self.published.setdefault(params["uri"], asyncio.Queue())
+                queue.put_nowait(
+                    Published(params.get("version"), len(params["diagnostics"]), arrived)
+                )
+            elif "id" in message and message["id"] in self._pending:
+                self.last_size = length
+                self._pending.pop(message["id"]).set_result(message.get("result"))
+
+    def _send(self, message: dict[str, Any]) -> None:
+        body = json.dumps(message).encode("utf-8")
+        stdin = self.process.stdin
+        assert stdin is not None
+        stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+
+    def notify(self, method: str, params: Any) -> None:
+        self._send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    async def request(self, method: str, params: Any) -> Any:
+        self._next_id += 1
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending[self._next_id] = future
+        self._send({"jsonrpc": "2.0", "id": self._next_id, "method": method, "params": params})
+        return await asyncio.wait_for(future, timeout=600)
+
+    async def diagnostics_for(self, uri: str, version: int, first: bool = False) -> Published:
+        """The diagnostics published for `version`; with `first`, also those of a re-check
+        still under way (published without a version), whichever comes first."""
+        queue = self.published.setdefault(uri, asyncio.Queue())
+        while True:
+            published = await asyncio.wait_for(queue.get(), timeout=600)
+            if published.version == version or (first and published.version is None):
+                return published
+
+    def open(self, uri: str, text: str) -> None:
+        self.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri, "languageId": "mtgr", "version": 0, "text": text}},
+        )
+
+    def change(self, uri: str, version: int, change: dict[str, Any]) -> None:
+        self.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]},
+        )
+
+    def peak_memory_mb(self) -> float:
+        status = Path(f"/proc/{self.process.pid}/status").read_text()
+        for line in status.splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+        return float("nan")
+
+    async def stop(self) -> None:
+        await self.request("shutdown", None)
+        self.notify("exit", None)
+        await self.process.wait()
+        self._reader.cancel()
+
+
+# -- the records
+
+_HEADER = re.compile(r"^(mtgr|title|rules|player|perspective)\b")
+_NUMBER = re.compile(r"#(\d+)")
+# A record of deliberate mistakes; records seen by everyone are left out as well, since
+# the assembled match is seen from Alice's seat.
+_NOT_ASSEMBLED = ("mistakes.mtgr",)
+
+
+def _examples() -> list[tuple[str, list[str], list[str]]]:
+    """Each example as (file name, header lines, body lines)."""
+    games = []
+    for path in sorted((ROOT / "examples").glob("*.mtgr")):
+        lines = path.read_text(encoding="utf-8").split("\n")
+        start = 0
+        while start < len(lines) and _HEADER.match(lines[start]):
+            start += 1
+        games.append((path.name, lines[:start], lines[start:]))
+    return games
+
+
+def assembled(lines: int) -> str:
+    """The examples' games as one match from Alice's seat: `game N` between them, object
+    numbers shifted so they only go up, a record from Bob's seat with the players' names
+    swapped. Checks clean."""
+    out: list[str] = []
+    offset = 0
+    game = 0
+    examples = [
+        (head, body)
+        for name, head, body in _examples()
+        if name not in _NOT_ASSEMBLED and "perspective all" not in head
+    ]
+    while len(out) < lines:
+        for head, body in examples:
+            if 'perspective "Bob"' in head:
+                body = [
+                    line.replace('"Alice"', "\0").replace('"Bob"', '"Alice"').replace("\0", '"Bob"')
+                    for line in body
+                ]
+            if not out:
+                out += [line for line in head if not line.startswith("perspective")]
+                out.append('perspective "Alice"')
+            game += 1
+            if game > 1:
+                out.append(f"game {game}")
+            out += [_shifted(line, offset) for line in body]
+            offset += max((int(n) for line in body for n in _NUMBER.findall(line)), default=0)
+            if len(out) >= lines:
+                break
+    return "\n".join(out) + "\n"
+
+
+def _shifted(line: str, offset: int) -> str:
+    return _NUMBER.sub(lambda m: f"#{int(m.group(1)) + offset}", line)
+
+
+def as_is(lines: int) -> str:
+    """The example files one after another as they are: every header after the first, every
+    reused object number is a finding (thousands of diagnostics)."""
+    out: list[str] = []
+    while len(out) < lines:
+        for _name, head, body in _examples():
+            out += head + body
+            if len(out) >= lines:
+                break
+    return "\n".join(out) + "\n"
+
+
+RECORDS = {
+    "generated": lambda lines: generate(lines, seed=7),
+    "assembled": assembled,
+    "as-is": as_is,
+}
+
+
+# -- the edits
+
+
+def _units(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
+
+
+@dataclass
+class Mirror:
+    """The client's copy of the text, to place each edit in UTF-16 positions."""
+
+    lines: list[str]
+
+    def position(self, line: int, column: int) -> dict[str, int]:
+        return {"line": line, "character": _units(self.lines[line][:column])}
+
+    def edit(self, start: tuple[int, int], end: tuple[int, int], text: str) -> dict[str, Any]:
+        change = {
+            "range": {"start": self.position(*start), "end": self.position(*end)},
+            "text": text,
+        }
+        before = self.lines[start[0]][: start[1]]
+        after = self.lines[end[0]][end[1] :]
+        self.lines[start[0] : end[0] + 1] = (before + text + after).split("\n")
+        return change
+
+    def text_between(self, start: tuple[int, int], end: tuple[int, int]) -> str:
+        if start[0] == end[0]:
+            return self.lines[start[0]][start[1] : end[1]]
+        middle = self.lines[start[0] + 1 : end[0]]
+        return "\n".join([self.lines[start[0]][start[1] :], *middle, self.lines[end[0]][: end[1]]])
+
+
+Edit = tuple[str, dict[str, Any]]
+
+TYPE_LINE = "typing a new line, a key at a time"
+IN_NAME = "typing and deleting inside a card name"
+PASTE = "pasting 20 lines from later"
+INSERT = "inserting 20 lines"
+DELETE = "deleting 20 lines"
+TYPO = "a typo near the top, and its backspace"
+UNDO = "undo and redo"
+KINDS = (TYPE_LINE, IN_NAME, PASTE, INSERT, DELETE, TYPO, UNDO)
+
+
+def session(text: str, count: int, seed: int) -> list[Edit]:
+    """`count` edits of the mix, each labelled with its kind."""
+    rng = random.Random(seed)
+    mirror = Mirror(text.split("\n"))
+    edits: list[Edit] = []
+    operations = (_type_line, _in_name, _paste, _insert, _delete, _typo)
+    weights = (3, 4, 1, 1, 1, 2)
+    while len(edits) < count:
+        operation = rng.choices(operations, weights)[0]
+        edits += operation(mirror, rng)
+    return edits[:count]
+
+
+def _somewhere(mirror: Mirror, rng: random.Random, room: int = 0) -> int:
+    return rng.randrange(max(1, len(mirror.lines) - 1 - room))
+
+
+def _undo_redo(
+    mirror: Mirror, start: tuple[int, int], end: tuple[int, int], text: str, rng: random.Random
+) -> Iterator[Edit]:
+    """Undo of an edit that put `text` at `start` (now ending at `end`); sometimes redo
+    it and undo it again."""
+    yield UNDO, mirror.edit(start, end, "")
+    if rng.random() < 0.5:
+        yield UNDO, mirror.edit(start, start, text)
+        yield UNDO, mirror.edit(start, end, "")
+
+
+def _type_line(mirror: Mirror, rng: random.Random) -> list[Edit]:
+    """A new line after line i, typed like one a few lines below it."""
+    line = _somewhere(mirror, rng, 60)
+    model = mirror.lines[line + rng.randint(1, 50)] or "// a note"
+    end = len(mirror.lines[line])
+    edits = [(TYPE_LINE, mirror.edit((line, end), (line, end), "\n"))]
+    for column, character in enumerate(model):
+        edits.append((TYPE_LINE, mirror.edit((line + 1, column), (line + 1, column), character)))
+    if rng.random() < 0.5:
+        edits += _undo_redo(mirror, (line, end), (line + 1, len(model)), "\n" + model, rng)
+    return edits
+
+
+def _in_name(mirror: Mirror, rng: random.Random) -> list[Edit]:
+    """Backspacing three characters inside a quoted card name and typing them again."""
+    for _ in range(50):
+        line = _somewhere(mirror, rng)
+        text = mirror.lines[line]
+        found = re.search(r'#\d+ "([^"]{4,})"', text)
+        if found:
+            break
+    else:
+        return _typo(mirror, rng)
+    end = rng.randint(found.start(1) + 3, found.end(1))
+    removed = text[end - 3 : end]
+    edits = [(IN_NAME, mirror.edit((line, end - k - 1), (line, end - k), "")) for k in range(3)]
+    for k, character in enumerate(removed):
+        at = (line, end - 3 + k)
+        edits.append((IN_NAME, mirror.edit(at, at, character)))
+    return edits
+
+
+def _paste(mirror: Mirror, rng: random.Random) -> list[Edit]:
+    """20 lines copied from later in the record, pasted at the start of a line; undone half
+    the time (a kept paste leaves its findings for the rest of the session)."""
+    line = _somewhere(mirror, rng, 200)
+    source = rng.randint(line + 1, len(mirror.lines) - 21)
+    block = "\n".join(mirror.lines[source : source + 20]) + "\n"
+    edits = [(PASTE, mirror.edit((line, 0), (line, 0), block))]
+    if rng.random() < 0.5:
+        edits += _undo_redo(mirror, (line, 0), (line + 20, 0), block, rng)
+    return edits
+
+
+def _insert(mirror: Mirror, rng: random.Random) -> list[Edit]:
+    """20 comment lines inserted (every line below moves), then undone."""
+    line = _somewhere(mirror, rng)
+    block = "".join(f"// note {k}\n" for k in range(20))
+    edits = [(INSERT, mirror.edit((line, 0), (line, 0), block))]
+    return edits + list(_undo_redo(mirror, (line, 0), (line + 20, 0), block, rng))
+
+
+def _delete(mirror: Mirror, rng: random.Random) -> list[Edit]:
+    """20 lines deleted, then the deletion undone."""
+    line = _somewhere(mirror, rng, 21)
+    block = mirror.text_between((line, 0), (line + 20, 0))
+    edits = [(DELETE, mirror.edit((line, 0), (line + 20, 0), ""))]
+    edits.append((UNDO, mirror.edit((line, 0), (line, 0), block)))
+    if rng.random() < 0.5:
+        edits.append((UNDO, mirror.edit((line, 0), (line + 20, 0), "")))
+        edits.append((UNDO, mirror.edit((line, 0), (line, 0), block)))
+    return edits
+
+
+def _typo(mirror: Mirror, rng: random.Random) -> list[Edit]:
+    """A stray character in the first lines of the record (every line below it may be
+    re-checked), then its backspace."""
+    line = rng.randrange(min(40, len(mirror.lines) - 1))
+    column = rng.randint(0, len(mirror.lines[line]))
+    return [
+        (TYPO, mirror.edit((line, column), (line, column), "x")),
+        (TYPO, mirror.edit((line, column), (line, column + 1), "")),
+    ]
+
+
+# -- the measures
+
+
+@dataclass
+class SessionResult:
+    by_kind: dict[str, list[float]] = field(default_factory=dict)
+    diagnostics_at_open: int = 0
+    diagnostics_at_end: int = 0
+    peak_memory_mb: float = 0.0
+    complete: list[float] = field(default_factory=list)  # to the diagnostics with the version
+
+    @property
+    def all(self) -> list[float]:
+        return [t for times in self.by_kind.values() for t in times]
+
+
+async def run_session(command: tuple[str, ...], text: str, edits: list[Edit]) -> SessionResult:
+    client = RawClient(command)
+    await client.start()
+    uri = "file:///bench/session.mtgr"
+    result = SessionResult()
+    client.open(uri, text)
+    result.diagnostics_at_open = (await client.diagnostics_for(uri, 0)).count
+    for version, (kind, change) in enumerate(edits, 1):
+        start = time.perf_counter()
+        client.change(uri, version, change)
+        published = await client.diagnostics_for(uri, version, first=True)
+        result.by_kind.setdefault(kind, []).append(published.at - start)
+        if published.version is None:  # what the user sees came first: wait for the rest
+            published = await client.diagnostics_for(uri, version)
+        result.complete.append(published.at - start)
+        result.diagnostics_at_end = published.count
+    result.peak_memory_mb = client.peak_memory_mb()
+    await client.stop()
+    return result
+
+
+BURST_KEYS = 20
+BURST_GAP = 0.04  # seconds between keys: a fast typist
+
+
+async def run_burst(command: tuple[str, ...], text: str, seed: int) -> float:
+    """Types a line of BURST_KEYS characters, a key every BURST_GAP seconds, without waiting
+    for diagnostics; returns how long after the last key its diagnostics arrived."""
+    client = RawClient(command)
+    await client.start()
+    uri = "file:///bench/burst.mtgr"
+    client.open(uri, text)
+    await client.diagnostics_for(uri, 0)
+    mirror = Mirror(text.split("\n"))
+    rng = random.Random(seed)
+    line = _somewhere(mirror, rng, 30)
+    end = len(mirror.lines[line])
+    version = 1
+    client.change(uri, version, mirror.edit((line, end), (line, end), "\n"))
+    await client.diagnostics_for(uri, version)
+    model = (mirror.lines[line + 1 + rng.randint(1, 20)] or "// a note").ljust(BURST_KEYS)
+    for column in range(BURST_KEYS):
+        version += 1
+        await asyncio.sleep(BURST_GAP)
+        last_key = time.perf_counter()
+        at = (line + 1, column)
+        client.change(uri, version, mirror.edit(at, at, model[column]))
+    published = await client.diagnostics_for(uri, version)
+    await client.stop()
+    return published.at - last_key
+
+
+BIG_REQUESTS = {
+    "documentSymbol": "textDocument/documentSymbol",
+    "semantic tokens, full": "textDocument/semanticTokens/full",
+    "folding ranges": "textDocument/foldingRange",
+    "inlay hints, whole file": "textDocument/inlayHint",
+    "formatting, nothing to change": "textDocument/formatting",
+}
+BIG_REQUEST_RUNS = 3
+
+
+async def run_big_requests(
+    command: tuple[str, ...], text: str
+) -> dict[str, tuple[list[float], int]]:
+    """Each request BIG_REQUEST_RUNS times on the open record: times and reply bytes."""
+    client = RawClient(command)
+    await client.start()
+    uri = "file:///bench/big.mtgr"
+    client.open(uri, text)
+    await client.diagnostics_for(uri, 0)
+    lines = text.count("\n")
+    document = {"uri": uri}
+    params = {
+        "textDocument/documentSymbol": {"textDocument": document},
+        "textDocument/semanticTokens/full": {"textDocument": document},
+        "textDocument/foldingRange": {"textDocument": document},
+        "textDocument/inlayHint": {
+            "textDocument": document,
+            "range": {
+                "start": {"line": 0, "character": 0},
+                "end": {"line": lines, "character": 0},
+            },
+        },
+        "textDocument/formatting": {
+            "textDocument": document,
+            "options": {"tabSize": 4, "insertSpaces": True},
+        },
+    }
+    results: dict[str, tuple[list[float], int]] = {}
+    for name, method in BIG_REQUESTS.items():
+        times = []
+        for _ in range(BIG_REQUEST_RUNS):
+            start = time.perf_counter()
+            await client.request(method, params[method])
+            times.append(time.perf_counter() - start)
+        results[name] = (times, client.last_size)
+    await client.stop()
+    return results
+
+
+# -- the report
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def ms(value: float) -> str:
+    milliseconds = value * 1000
+    return f"{milliseconds:.1f} ms" if milliseconds < 100 else f"{milliseconds:.0f} ms"
+
+
+def _ratio(mine: float, floor: float) -> str:
+    return f"{mine / floor:.0f} times" if floor > 0 else "no floor"
+
+
+SessionRow = tuple[str, str, str, str, str, str, str]
+
+
+def _figures(mine: list[float], floor: list[float]) -> tuple[str, str, str]:
+    return (
+        f"{ms(statistics.median(mine))} / {ms(percentile(mine, 0.95))}",
+        f"{ms(statistics.median(floor))} / {ms(percentile(floor, 0.95))}",
+        _ratio(statistics.median(mine), statistics.median(floor)),
+    )
+
+
+async def measure(
+    sizes: tuple[int, ...], edits: int, big_lines: int, burst_sizes: tuple[int, ...]
+) -> tuple[list[SessionRow], list[SessionRow], list[SessionRow]]:
+    """Sessions on every record kind and size (per-edit-kind rows at the middle size),
+    bursts, and the big requests; each against the floor in the same run."""
+    sessions: list[SessionRow] = []
+    bursts: list[SessionRow] = []
+    detail_size = sizes[len(sizes) // 2]
+    for size in sizes:
+        for record, make in RECORDS.items():
+            text = make(size)
+            script = session(text, edits, seed=size)
+            mine = await run_session(MTGR, text, script)
+            floor = await run_session(FLOOR, text, script)
+            label = f"{record}, {size:,} lines"
+            notes = (
+                f"{text.count(chr(10)):,} lines (whole games); "
+                f"{mine.diagnostics_at_open:,} diagnostics at open, "
+                f"{mine.diagnostics_at_end:,} at the end; peak {mine.peak_memory_mb:.0f} MB; "
+                f"complete: median {ms(statistics.median(mine.complete))}, "
+                f"p95 {ms(percentile(mine.complete, 0.95))}"
+            )
+            sessions.append(
+                (label, "all edits", str(len(script)), *_figures(mine.all, floor.all), notes)
+            )
+            if size == detail_size:
+                for kind in KINDS:
+                    if kind in mine.by_kind:
+                        sessions.append(
+                            (
+                                label,
+                                kind,
+                                str(len(mine.by_kind[kind])),
+                                *_figures(mine.by_kind[kind], floor.by_kind[kind]),
+                                "",
+                            )
+                        )
+            if size in burst_sizes:
+                lag = await run_burst(MTGR, text, seed=size)
+                floor_lag = await run_burst(FLOOR, text, seed=size)
+                bursts.append(
+                    (
+                        label,
+                        f"{BURST_KEYS} keys, {BURST_GAP * 1000:.0f} ms apart",
+                        "1",
+                        ms(lag),
+                        ms(floor_lag),
+                        _ratio(lag, floor_lag),
+                        "diagnostics for the last key, after it",
+                    )
+                )
+    text = generate(big_lines, seed=7)
+    mine_big = await run_big_requests(MTGR, text)
+    floor_big = await run_big_requests(FLOOR, text)
+    requests: list[SessionRow] = []
+    for name, (times, size) in mine_big.items():
+        requests.append(
+            (
+                f"generated, {big_lines:,} lines",
+                name,
+                str(len(times)),
+                *_figures(times, floor_big[name][0]),
+                f"reply {size:,} bytes",
+            )
+        )
+    return sessions, bursts, requests
+
+
+def table(rows: list[SessionRow]) -> list[str]:
+    lines = [
+        "| record | edits | n | mtgr median / p95 | floor median / p95 | ratio | notes |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    return lines + ["| " + " | ".join(row) + " |" for row in rows]

@@ -1,0 +1,143 @@
+"""Diagnostics cost what changed: kept as JSON per line between publishes, pull clients told
+`unchanged` by result id; and what is sent still equals a fresh check."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+from mtgr.check import check_text
+from mtgr.server.features import diagnostics
+from mtgr.server.session import OpenDocument, Settings
+
+URI = "file:///records/pull.mtgr"
+TEXT = """mtgr 0.4
+title "t"
+rules 2026-09-25
+player "Alice" deck 60
+player "Bob" deck 60
+perspective all
+"Alice" draw #1 "Mountain"
+"Alice" draw #1 "Forest"
+// a comment
+"Bob" draw #2 "Island"
+"""
+
+
+@pytest_lsp.fixture(
+    config=ClientServerConfig(server_command=[sys.executable, "-m", "mtgr", "lsp"]),
+)
+async def client(lsp_client: LanguageClient):
+    await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=client_capabilities("neovim"))
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+def _pull(client: LanguageClient, previous: str | None):
+    return client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(
+            text_document=types.TextDocumentIdentifier(uri=URI), previous_result_id=previous
+        )
+    )
+
+
+def _type(client: LanguageClient, version: int, line: int, character: int, text: str) -> None:
+    here = types.Position(line=line, character=character)
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=URI, version=version),
+            content_changes=[
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(start=here, end=here), text=text
+                )
+            ],
+        )
+    )
+
+
+@pytest.mark.asyncio
+async def test_a_pull_with_the_last_result_id_is_unchanged_until_the_findings_change(
+    client: LanguageClient,
+) -> None:
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=URI, language_id="mtgr", version=1, text=TEXT)
+        )
+    )
+    first = await _pull(client, None)
+    assert isinstance(first, types.RelatedFullDocumentDiagnosticReport)
+    assert first.result_id
+    assert {(str(d.code), d.range.start.line) for d in first.items} == {
+        (d.code, d.line) for d in check_text(TEXT)
+    }
+    again = await _pull(client, first.result_id)
+    assert isinstance(again, types.RelatedUnchangedDocumentDiagnosticReport)
+    assert again.result_id == first.result_id
+
+    _type(client, 2, 8, 10, "x")  # inside the comment: the same findings
+    quiet = await _pull(client, first.result_id)
+    assert isinstance(quiet, types.RelatedUnchangedDocumentDiagnosticReport)
+
+    _type(client, 3, 1, 0, "\n")  # every finding moves a line down
+    moved = await _pull(client, first.result_id)
+    assert isinstance(moved, types.RelatedFullDocumentDiagnosticReport)
+    assert moved.result_id != first.result_id
+    text = TEXT.replace("// a comment", "// a commxent").replace("\n", "\n\n", 1)
+    assert sorted((str(d.code), d.range.start.line) for d in moved.items) == sorted(
+        (d.code, d.line) for d in check_text(text)
+    )
+
+
+def _published(document: OpenDocument, kept: diagnostics.PublishedDiagnostics) -> list:
+    return sorted(
+        (d["code"], d["range"]["start"]["line"], d["range"]["start"]["character"])
+        for d in json.loads(kept.build(document, Settings()))
+    )
+
+
+def _expected(document: OpenDocument) -> list:
+    return sorted((d.code, d.line, d.span.start) for d in check_text(document.document.text))
+
+
+def test_a_keystroke_converts_only_the_findings_of_the_lines_it_changed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Many lines with findings; typing on one converts that line's findings alone, and a
+    line break above them all moves them without converting any."""
+    body = "".join(f'"Alice" draw #1 "Card {k}"\n' for k in range(200))
+    document = OpenDocument("file:///x.mtgr", TEXT + body, 1, types.PositionEncodingKind.Utf16)
+    kept = diagnostics.PublishedDiagnostics()
+    assert _published(document, kept) == _expected(document)
+    assert len(_expected(document)) > 200
+
+    converted: list[str] = []
+    convert = diagnostics._json
+
+    def counting(*args, **kwargs) -> str:
+        converted.append(args[1].code)
+        return convert(*args, **kwargs)
+
+    monkeypatch.setattr(diagnostics, "_json", counting)
+    line = TEXT.count("\n") + 50
+    at = types.Position(line=line, character=len('"Alice" draw #1 "Card'))
+    document.change(
+        [types.TextDocumentContentChangePartial(range=types.Range(start=at, end=at), text="s")], 2
+    )
+    assert _published(document, kept) == _expected(document)
+    assert 1 <= len(converted) <= 2  # the findings of the line typed on
+
+    converted.clear()
+    top = types.Position(line=1, character=0)
+    document.change(
+        [types.TextDocumentContentChangePartial(range=types.Range(start=top, end=top), text="\n")],
+        3,
+    )
+    assert _published(document, kept) == _expected(document)
+    assert len(converted) <= 2  # moved, not converted again

@@ -1,0 +1,101 @@
+"""A large document's first check goes in steps (issue 18, items 3 and 7): closing it meanwhile
+leaves nothing of it with the client, and what is asked meanwhile starts from the part
+already walked, not from the top."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+import pytest
+import pytest_lsp
+from benchmarks.generate import generate
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+from mtgr.check import check_text
+from mtgr.rules import walk as walk_module
+from mtgr.server.features.documents import LARGE_DOCUMENT_LINES, LINES_PER_STEP
+from mtgr.server.session import OpenDocument
+
+URI = "file:///records/reopened.mtgr"
+_LINES = generate(LARGE_DOCUMENT_LINES + 1000, seed=3).split("\n")
+# a large record with a finding near its top (#99999 was never introduced: O201)
+LARGE = "\n".join([*_LINES[:30], "#99999 tap", *_LINES[30:]])
+SMALL = (
+    'mtgr 0.4\ntitle "t"\nrules 2026-09-25\nplayer "Alice" deck 60\nplayer "Bob" deck 60\n'
+    'perspective all\n"Alice" draw #1 "Island"\n"Alice" draw #1 "Forest"\n'
+)
+
+
+@pytest_lsp.fixture(
+    config=ClientServerConfig(server_command=[sys.executable, "-m", "mtgr", "lsp"]),
+)
+async def client(lsp_client: LanguageClient):
+    await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=client_capabilities("visual-studio-code"))
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+def _open(client: LanguageClient, text: str, version: int) -> None:
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=URI, language_id="mtgr", version=version, text=text
+            )
+        )
+    )
+
+
+async def _first_check_ended(client: LanguageClient) -> None:
+    while not any(
+        report.kind == "end" for reports in client.progress_reports.values() for report in reports
+    ):
+        await asyncio.sleep(0.05)
+
+
+@pytest.mark.asyncio
+async def test_closing_during_the_first_check_and_reopening_leaves_the_new_texts_diagnostics(
+    client: LanguageClient,
+) -> None:
+    assert ("O201", 30) in {(d.code, d.line) for d in check_text(LARGE)}
+    _open(client, LARGE, 1)
+    client.text_document_did_close(
+        types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=URI))
+    )
+    _open(client, SMALL, 2)
+    await asyncio.wait_for(_first_check_ended(client), timeout=120)
+    # a request answered after the check ended: whatever it published has arrived
+    await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=URI),
+            position=types.Position(line=0, character=0),
+        )
+    )
+    expected = {(d.code, d.line) for d in check_text(SMALL)}
+    assert expected
+    assert {(str(d.code), d.range.start.line) for d in client.diagnostics[URI]} == expected
+
+
+def test_a_question_during_the_first_check_walks_from_the_part_already_checked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    document = OpenDocument(URI, LARGE, 1, types.PositionEncodingKind.Utf16, check=False)
+    steps = iter(document.walk_in_steps(0, LINES_PER_STEP))
+    done, _partial = next(steps)
+    done, _partial = next(steps)
+    assert done == 2 * LINES_PER_STEP and not document.checked
+    walked: list[int] = []
+    step = walk_module.step
+
+    def counting(*args, **kwargs):
+        walked.append(1)
+        return step(*args, **kwargs)
+
+    monkeypatch.setattr(walk_module, "step", counting)
+    for line in (done - 500, done - 1):
+        walked.clear()
+        document.state_after(line)
+        assert len(walked) <= walk_module.CHECKPOINT_EVERY
