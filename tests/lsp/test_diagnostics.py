@@ -141,3 +141,31 @@ def test_a_keystroke_converts_only_the_findings_of_the_lines_it_changed(
     )
     assert _published(document, kept) == _expected(document)
     assert len(converted) <= 2  # moved, not converted again
+
+
+def test_a_judges_ruling_added_or_removed_below_changes_the_kept_findings_above() -> None:
+    """A `judge ... allow CODE` line silences findings on the lines above it (decision 0033):
+    adding or deleting one changes what other lines' kept diagnostics show."""
+    ruled_text = TEXT + "judge call allow O202\n"
+    document = OpenDocument("file:///x.mtgr", TEXT, 1, types.PositionEncodingKind.Utf16)
+    kept = diagnostics.PublishedDiagnostics()
+    before = _published(document, kept)
+    assert any(code == "O202" for code, _line, _column in before)
+    end = types.Position(line=TEXT.count("\n"), character=0)
+    document.change(
+        [
+            types.TextDocumentContentChangePartial(
+                range=types.Range(start=end, end=end), text="judge call allow O202\n"
+            )
+        ],
+        2,
+    )
+    assert document.document.text == ruled_text
+    assert _published(document, kept) == _expected(document)
+    assert not any(code == "O202" for code, _line, _column in _expected(document))
+    below = types.Position(line=TEXT.count("\n") + 1, character=0)
+    document.change(
+        [types.TextDocumentContentChangePartial(range=types.Range(start=end, end=below), text="")],
+        3,
+    )
+    assert _published(document, kept) == _expected(document) == before

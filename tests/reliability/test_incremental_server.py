@@ -54,6 +54,7 @@ SNIPPETS = [
     '#92 new card "Æther Vial 😀" hand "Alice"\n',
     "incomplete\n",
     'player "Carol"\n',
+    "judge call allow O201 D804\n",  # a ruling silences findings above it (decision 0033)
 ]
 
 

@@ -19,8 +19,9 @@ from lsprotocol.converters import get_converter
 from mtgr.check import Diagnostic, effective_severity, place, ruled, silences
 from mtgr.rules.context import Finding
 from mtgr.rules.registry import Severity, rule
+from mtgr.rules.walk import Line
 from mtgr.server.features.log import LOGGER
-from mtgr.syntax.tree import Span
+from mtgr.syntax.tree import JudgeEvent, Span
 
 if TYPE_CHECKING:
     from mtgr.rules.walk import Walk
@@ -168,6 +169,7 @@ class PublishedDiagnostics:
     def __init__(self) -> None:
         self._severities: object = None
         self._entries: dict[int, _Entry] = {}
+        self._rulings = False  # whether a judge's line allows codes (decision 0033)
         self.body = "[]"  # the JSON array last built
         self.count = 0  # how many diagnostics it holds
         self.result_id = "0"  # new whenever the body changes (pull: `unchanged`)
@@ -176,15 +178,18 @@ class PublishedDiagnostics:
         effective = document.severities(settings)
         severities = tuple(sorted(effective.items(), key=lambda item: item[0]))
         touched = document.take_touched()
-        if severities != self._severities:
-            self._severities = severities
+        low, high, moved = touched if touched is not None else (0, -1, False)
+        rulings = self._has_rulings(document, low, high)
+        if severities != self._severities or (touched is not None and (rulings or self._rulings)):
+            # a ruling silences findings over the turns above it (check.ruled): any edit may
+            # change which lines it covers, so a record with rulings is placed anew
             self._entries.clear()
+        self._severities, self._rulings = severities, rulings
         entries = self._entries
         walk = walk or document.walk
         emitted = walk.emitted
         for gone in entries.keys() - emitted.keys():
             del entries[gone]
-        low, high, moved = touched if touched is not None else (0, -1, False)
         items: list[tuple[int, int, str, str]] = []
         for line_id, findings in emitted.items():
             entry = entries.get(line_id)
@@ -206,6 +211,15 @@ class PublishedDiagnostics:
             self.body = body
             self.result_id = str(next(_RESULT_IDS))
         return body
+
+    def _has_rulings(self, document: OpenDocument, low: int, high: int) -> bool:
+        """Whether a judge's line allows codes: looked for again only where there were such
+        lines or an edited line is one, so a record without rulings pays nothing extra."""
+        lines = document.document.lines
+        edited = range(max(low, 0), min(high, len(lines) - 1) + 1)
+        if not self._rulings and not any(_ruling(lines[i]) for i in edited):
+            return False
+        return any(_ruling(line) for line in lines)
 
     @staticmethod
     def _refresh(
@@ -274,6 +288,11 @@ class PublishedDiagnostics:
             target = numbers.index(diagnostic.line)
             templates.append(_Template(diagnostic.code, diagnostic.span.start, target, pieces))
         return templates
+
+
+def _ruling(line: Line) -> bool:
+    statement = line.parsed.statement
+    return isinstance(statement, JudgeEvent) and bool(statement.allow)
 
 
 def _diagnostics(
