@@ -31,16 +31,23 @@ def quiet(ctx: Context) -> bool:
     return ctx.state.stage is Stage.GAP or ctx.state.in_keyframe is not None
 
 
-def report_pending_losses(ctx: Context, rule: Rule, reason: str, what: str, cr: str) -> None:
-    """B101 to B103: a player who loses the next time state-based actions are checked
-    (decision 0024 item 1), still in the game at a line that comes after that check."""
+def state_based_actions_checked(ctx: Context) -> bool:
+    """Whether this line comes after state-based actions were owed and checked (a player
+    received priority in between, decision 0024 item 1), in a game being played."""
     state = ctx.state
     statement = ctx.statement
     if not state.sba_due or statement is None or not after_priority(state, statement):
+        return False
+    return not quiet(ctx) and state.stage is Stage.PLAYING
+
+
+def report_pending_losses(ctx: Context, rule: Rule, reason: str, what: str, cr: str) -> None:
+    """B101 to B103: a player who loses the next time state-based actions are checked
+    (decision 0024 item 1), still in the game at a line that comes after that check."""
+    statement = ctx.statement
+    if statement is None or not state_based_actions_checked(ctx):
         return
-    if quiet(ctx) or state.stage is not Stage.PLAYING:
-        return
-    for player in state.players:
+    for player in ctx.state.players:
         if player.lost or player.loses is None or player.loses[0] != reason:
             continue
         ctx.report(

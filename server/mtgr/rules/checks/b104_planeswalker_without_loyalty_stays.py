@@ -40,9 +40,9 @@ A planeswalker with loyalty 0 is put into its owner's graveyard as a state-based
 from __future__ import annotations
 
 from mtgr.rules.context import Context, Related
-from mtgr.rules.describe import quiet
+from mtgr.rules.describe import state_based_actions_checked
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import PRIORITY_LINES, Stage, after_priority
+from mtgr.rules.state import PRIORITY_LINES
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -57,11 +57,9 @@ RULE = define(
 
 @RULE.on(*PRIORITY_LINES)
 def check(ctx: Context, statement: t.Statement) -> None:
+    if not state_based_actions_checked(ctx):
+        return
     state = ctx.state
-    if not state.sba_due or not after_priority(state, statement):
-        return
-    if quiet(ctx) or state.stage is not Stage.PLAYING:
-        return
     for obj in state.watched_objects():
         if obj.loyalty_gone is None or obj.zone != "battlefield":
             continue
