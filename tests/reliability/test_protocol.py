@@ -239,6 +239,16 @@ def test_requests_after_shutdown_are_invalid_requests(fresh: RawServer) -> None:
     assert fresh.wait(10) == 0
 
 
+def test_shutdown_and_exit_with_null_params_end_the_server(fresh: RawServer) -> None:
+    """`"params": null` is what many clients send with shutdown and exit (LSP: params void);
+    refused as an invalid request, the server never exited (found by the benchmark)."""
+    fresh.initialize()
+    fresh.send({"jsonrpc": "2.0", "id": 77, "method": "shutdown", "params": None})
+    assert fresh.response(77) == {"jsonrpc": "2.0", "id": 77, "result": None}
+    fresh.send({"jsonrpc": "2.0", "method": "exit", "params": None})
+    assert fresh.wait(10) == 0
+
+
 def test_exit_before_initialize_exits_one(fresh: RawServer) -> None:
     fresh.notify("exit")
     assert fresh.wait(10) == 1

@@ -104,6 +104,10 @@ def classify(data: dict[str, Any]) -> Incoming | Rejected:
             return Rejected(
                 INVALID_REQUEST, "Invalid Request: a method is a string", answer_to, answer
             )
+        if "params" in data and data["params"] is None:
+            # `"params": null` is what many clients send for a method without params
+            # (shutdown, exit): read as no params, not as an invalid request
+            data = {key: value for key, value in data.items() if key != "params"}
         if "params" in data and not isinstance(data["params"], dict | list):
             return Rejected(
                 INVALID_REQUEST,
