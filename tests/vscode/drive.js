@@ -33,8 +33,9 @@ function save() {
 
 const EDITOR = '.editor-instance .monaco-editor';
 
-// F1 (the command palette), the command typed in, its row clicked
-async function runCommand(page, label) {
+// F1 (the command palette), the command typed in, its row clicked; done when the palette has gone, or, for a
+// command that asks for input, when its own input box (`asks`: a selector) is shown in the same widget
+async function runCommand(page, label, asks = null) {
   await page.keyboard.press('Escape');
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget .quick-input-box input');
@@ -46,7 +47,11 @@ async function runCommand(page, label) {
     .first();
   await row.waitFor({ state: 'visible' });
   await row.click();
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  if (asks) {
+    await page.locator(asks).waitFor({ state: 'visible' });
+  } else {
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  }
 }
 
 // Ctrl+G, the line number; done when the status bar shows the cursor on it
@@ -376,10 +381,10 @@ async function main() {
     };
 
     await step(page, 'explainCommand', async () => {
-      await runCommand(page, 'mtgr: Explain Diagnostic Code');
-      const input = page.locator('.quick-input-widget .quick-input-box input');
-      await input.waitFor({ state: 'visible' });
-      await input.fill(config.explain);
+      // the palette's widget stays up for the command's own input box: wait for its placeholder, not for it to hide
+      const asks = '.quick-input-widget .quick-input-box input[placeholder="R601"]';
+      await runCommand(page, 'mtgr: Explain Diagnostic Code', asks);
+      await page.locator(asks).fill(config.explain);
       await page.keyboard.press('Enter');
       return explained();
     });
