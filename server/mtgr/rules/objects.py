@@ -50,6 +50,14 @@ class FrozenObjects(Mapping[int, "GameObject"]):
         for section in self._sections.values():
             yield from section.values()
 
+    def page_of(self, number: int) -> _Page | None:
+        """The page that holds (or would hold) `number`; None if there is none."""
+        section = self._sections.get(number >> (2 * PAGE_BITS))
+        return None if section is None else section.get(number >> PAGE_BITS)
+
+    def sections(self) -> Iterator[_Section]:
+        return iter(self._sections.values())
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, ObjectTable):
             other = other.frozen()
