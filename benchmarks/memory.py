@@ -2,7 +2,7 @@
 tens of thousands of objects, and while typing into a very long line; written as its own
 section of docs/benchmarks.md.
 
-    python -m benchmarks.memory [--objects 40000] [--lines 50000] [--edits 900]
+    python -m benchmarks.memory [--objects 40000] [--lines 50000] [--edits 900] [--keys 200]
 
 Each figure comes from a fresh server process driven over stdio (benchmarks/session.py's
 client), so it is the whole process: interpreter, server, caches and the open record.
@@ -24,7 +24,6 @@ from benchmarks.generate import generate
 ROOT = Path(__file__).resolve().parent.parent
 HEADING = "## Memory"
 LONG_LINE = 100_000  # characters
-LONG_LINE_KEYS = 200
 
 
 def one_long_game(objects: int) -> str:
@@ -75,16 +74,16 @@ async def open_peak(text: str) -> float:
     return peak
 
 
-async def typing_in_long_line_peak() -> float:
-    """Peak memory after typing LONG_LINE_KEYS characters into a LONG_LINE-character line,
-    each key waited for."""
+async def typing_in_long_line_peak(keys: int) -> float:
+    """Peak memory after typing `keys` characters into a LONG_LINE-character line, each
+    key waited for."""
     client = session.RawClient(session.MTGR)
     await client.start()
     uri = "file:///bench/long-line.mtgr"
     client.open(uri, long_line_record())
     await client.diagnostics_for(uri, 0)
     mirror = session.Mirror(long_line_record().split("\n"))
-    for version in range(1, LONG_LINE_KEYS + 1):
+    for version in range(1, keys + 1):
         at = (2, 20 + version)
         client.change(uri, version, mirror.edit(at, at, "y"))
         await client.diagnostics_for(uri, version)
@@ -93,7 +92,7 @@ async def typing_in_long_line_peak() -> float:
     return peak
 
 
-def typing_in_long_line_cache() -> tuple[float, float, float]:
+def typing_in_long_line_cache(keys: int) -> tuple[float, float, float]:
     """In this process: what typing into a long line leaves in the parse caches (MB, as
     traced), while the document is open and after it closed, and the caches' bound."""
     from mtgr.syntax.document import LINES, SHAPES, Document, release_parse_caches
@@ -101,7 +100,7 @@ def typing_in_long_line_cache() -> tuple[float, float, float]:
     tracemalloc.start()
     document = Document(long_line_record())
     base = tracemalloc.get_traced_memory()[0]
-    for key in range(LONG_LINE_KEYS):
+    for key in range(keys):
         at = (2, 20 + key)
         document.edit(at, at, "y")
     gc.collect()
@@ -115,7 +114,7 @@ def typing_in_long_line_cache() -> tuple[float, float, float]:
     return (typed - base) / 2**20, (closed - base) / 2**20, bound
 
 
-async def run(objects: int, lines: int, edits: int) -> list[tuple[str, str, str, str]]:
+async def run(objects: int, lines: int, edits: int, keys: int) -> list[tuple[str, str, str, str]]:
     rows: list[tuple[str, str, str, str]] = []
     game = one_long_game(objects)
     rows.append(
@@ -147,13 +146,13 @@ async def run(objects: int, lines: int, edits: int) -> list[tuple[str, str, str,
         )
     rows.append(
         (
-            f"peak memory after typing {LONG_LINE_KEYS} keys into a {LONG_LINE:,}-character line",
-            f"{await typing_in_long_line_peak():.0f} MB",
+            f"peak memory after typing {keys} keys into a {LONG_LINE:,}-character line",
+            f"{await typing_in_long_line_peak(keys):.0f} MB",
             "",
             "each key waited for",
         )
     )
-    typed, closed, bound = typing_in_long_line_cache()
+    typed, closed, bound = typing_in_long_line_cache(keys)
     rows.append(
         (
             "parse caches after those keys, open / closed",
@@ -197,9 +196,10 @@ def main() -> None:
     parser.add_argument("--objects", type=int, default=40_000)
     parser.add_argument("--lines", type=int, default=50_000)
     parser.add_argument("--edits", type=int, default=900)
+    parser.add_argument("--keys", type=int, default=200, help="keys typed into the long line")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "benchmarks.md")
     args = parser.parse_args()
-    rows = asyncio.run(run(args.objects, args.lines, args.edits))
+    rows = asyncio.run(run(args.objects, args.lines, args.edits, args.keys))
     write_section(args.out, rows)
     for row in rows:
         print(" | ".join(row))
