@@ -51,7 +51,8 @@ class FrozenObjects(Mapping[int, "GameObject"]):
             yield from section.values()
 
     def page_of(self, number: int) -> _Page | None:
-        """The page that holds (or would hold) `number`; None if there is none."""
+        """The page that holds (or would hold) `number`; None if there is none. With
+        `sections`, what shows which parts two tables share (tests, measurements)."""
         section = self._sections.get(number >> (2 * PAGE_BITS))
         return None if section is None else section.get(number >> PAGE_BITS)
 
