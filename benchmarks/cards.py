@@ -409,7 +409,9 @@ def write_section(out: Path, rows: list[tuple[str, str, str, str]], count: int) 
     text = out.read_text(encoding="utf-8") if out.is_file() else "# Benchmarks\n"
     start = text.find(f"\n{HEADING}\n")
     head = text[:start] if start >= 0 else text
-    out.write_text(head.rstrip("\n") + "\n\n" + section(rows, count), encoding="utf-8")
+    following = text.find("\n## ", start + len(HEADING) + 2) if start >= 0 else -1
+    rest = text[following:] if following >= 0 else ""  # later sections (benchmarks/memory.py)
+    out.write_text(head.rstrip("\n") + "\n\n" + section(rows, count) + rest, encoding="utf-8")
 
 
 def main() -> None:

@@ -791,8 +791,8 @@ def _(statement: t.JudgeEvent, state: GameState, line: LineId) -> GameState:
 def _leave_game(state: GameState, name: str, line: LineId) -> GameState:
     """A player leaves a game that goes on (CR 800.4a): what they own leaves with them,
     their spells and abilities cease to exist, control they took of others' objects ends."""
-    objects = dict(state.objects)
-    for number, obj in state.objects.items():
+    objects = state.objects  # the working state's table, changed in place (see GameState)
+    for number, obj in list(objects.items()):
         if obj.zone == GONE:
             continue
         if obj.owner == name or (obj.zone == "stack" and obj.controller == name):
@@ -806,7 +806,7 @@ def _leave_game(state: GameState, name: str, line: LineId) -> GameState:
         elif obj.controller == name and obj.zone == "battlefield":
             objects[number] = replace(obj, controller=obj.owner)
     stack = tuple(n for n in state.stack if objects[n].zone == "stack")
-    return replace(state, objects=objects, stack=stack)
+    return replace(state, stack=stack)
 
 
 @_apply.register
@@ -1578,8 +1578,8 @@ def _begin_gap(state: GameState, line: LineId) -> GameState:
 
 def _settle_gap(state: GameState, line: LineId) -> GameState:
     """After a gap, the keyframe is the truth: objects it does not list have left play."""
-    objects = dict(state.objects)
-    for number, obj in state.objects.items():
+    objects = state.objects  # the working state's table, changed in place (see GameState)
+    for number, obj in list(objects.items()):
         if obj.zone != GONE and number not in state.keyframe_seen:
             gone_by = "left out of the keyframe after a gap"
             objects[number] = replace(obj, zone=GONE, last_moved=line, gone_by=gone_by)
@@ -1595,7 +1595,6 @@ def _settle_gap(state: GameState, line: LineId) -> GameState:
         players.append(replace(player, library=Library(size, top, bottom)))
     return replace(
         state,
-        objects=objects,
         stack=stack,
         stage=stage,
         gap_line=None,

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from enum import Enum
+from operator import attrgetter
 from typing import TypeVar
 
+from mtgr.rules.objects import FrozenObjects, ObjectTable
 from mtgr.syntax import tree as t
 from mtgr.syntax.tree import Span
 
@@ -333,7 +335,7 @@ def step_places(name: str, is_phase: bool) -> tuple[int, ...]:
 @dataclass(slots=True)
 class GameState:
     """The game between two lines. The walk changes one working state in place, line after
-    line, and keeps `snapshot()` copies as checkpoints; a snapshot is never changed."""
+    line, and keeps a `checkpoint()` of it every few lines; a checkpoint is never changed."""
 
     stage: Stage = Stage.HEADER
     game: int = 1
@@ -341,7 +343,7 @@ class GameState:
     perspective: str | None = None  # None: not declared; "" : all
     starting_player: str | None = None
     start_line: LineId | None = None
-    objects: dict[int, GameObject] = field(default_factory=dict)
+    objects: ObjectTable = field(default_factory=ObjectTable)
     # Numbers only increase through the file (decision 0004 item 3), so two integers say
     # which numbers are taken: no set of every number, which an edit would make differ
     # for the rest of the file and so stop the incremental walk from ever converging.
@@ -534,8 +536,39 @@ class GameState:
         copy = object.__new__(GameState)
         for name in _STATE_FIELDS:
             setattr(copy, name, getattr(self, name))
-        copy.objects = dict(self.objects)
+        copy.objects = self.objects.copy()
         return copy
+
+    def checkpoint(self) -> Checkpoint:
+        """This state as the walk keeps it: it shares with the checkpoint before it every
+        object page that did not change in between (see `mtgr.rules.objects`)."""
+        return Checkpoint(_other_parts(self), self.objects.frozen())
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Checkpoint:
+    """A state kept by the walk: its parts but the objects (immutable values, shared with
+    the state) and its objects frozen. Equal to a state with the same parts and objects."""
+
+    parts: tuple[object, ...]
+    objects: FrozenObjects
+
+    def snapshot(self) -> GameState:
+        """The state as a working state, for a walk to go on from."""
+        state = object.__new__(GameState)
+        for name, value in zip(_OTHER_FIELDS, self.parts, strict=True):
+            setattr(state, name, value)
+        state.objects = self.objects.thawed()
+        return state
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, GameState):
+            return self.parts == _other_parts(other) and self.objects == other.objects
+        if isinstance(other, Checkpoint):
+            return self.parts == other.parts and self.objects == other.objects
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
@@ -563,3 +596,5 @@ def evolve(value: _T, **changes: object) -> _T:
 
 
 _STATE_FIELDS = tuple(f.name for f in fields(GameState))
+_OTHER_FIELDS = tuple(name for name in _STATE_FIELDS if name != "objects")
+_other_parts = attrgetter(*_OTHER_FIELDS)

@@ -18,7 +18,7 @@ from mtgr.cards.model import CardIndex
 from mtgr.rules.apply import apply
 from mtgr.rules.context import Context, Finding
 from mtgr.rules.registry import checks_for, end_checks, rule
-from mtgr.rules.state import GameState, LineId
+from mtgr.rules.state import Checkpoint, GameState, LineId
 from mtgr.syntax import tree as t
 
 CHECKPOINT_EVERY = 16
@@ -34,7 +34,7 @@ class Line:
 class Walk:
     """What a walk over a sequence of lines found."""
 
-    checkpoints: dict[LineId, GameState] = field(default_factory=dict)
+    checkpoints: dict[LineId, Checkpoint] = field(default_factory=dict)
     emitted: dict[LineId, list[Finding]] = field(default_factory=dict)
     # The objects each line names as they stand after it, (number, card name or None while
     # hidden), for the lines that name a known object: highlighting reads these on every
@@ -178,7 +178,7 @@ def _walk_from(
             emitted.pop(line_id, None)
             objects_after.pop(line_id, None)
         if (index - start) % CHECKPOINT_EVERY == 0:
-            checkpoints[line_id] = state.snapshot()
+            checkpoints[line_id] = state.checkpoint()
         findings: list[Finding] = []
         state = step(state, line, findings, cards)
         walked += 1

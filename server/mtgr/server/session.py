@@ -24,7 +24,12 @@ from mtgr.rules.registry import Severity, rule
 from mtgr.rules.state import GameState
 from mtgr.rules.walk import Walk, rewalk, rewalk_in_steps, state_before, walk
 from mtgr.syntax import tree as t
-from mtgr.syntax.document import Document, clear_parse_caches, split_lines
+from mtgr.syntax.document import (
+    Document,
+    clear_parse_caches,
+    release_parse_caches,
+    split_lines,
+)
 from mtgr.syntax.markdown import mtgr_blocks
 
 
@@ -105,8 +110,10 @@ class OpenDocument:
         self.version = version
         self.encoding = encoding
         self.is_markdown = uri.lower().endswith((".md", ".markdown"))
-        self.document = Document(self._visible(text))
-        self.source = Document(text) if self.is_markdown else self.document
+        # every Document of this one keeps its parses for this owner, freed on close
+        self.cache_owner = object()
+        self.document = Document(self._visible(text), self.cache_owner)
+        self.source = Document(text, self.cache_owner) if self.is_markdown else self.document
         # False until the document's first walk is done (a large one is walked in steps)
         self.checked = check
         self._walk: Walk = walk(self.document.lines, cards) if check else Walk(cards=cards)
@@ -194,7 +201,7 @@ class OpenDocument:
             self._touch(*_EVERYTHING)
             if self.checked:  # a measured full re-check starts cold (benchmarks/run.py)
                 clear_parse_caches()
-                self.document = Document(self.document.text)
+                self.document = Document(self.document.text, self.cache_owner)
             self._walk = walk(self.document.lines, self.cards)
             self._pending = None
             self.checked = True
@@ -442,4 +449,6 @@ class Session:
         return self.documents.get(uri)
 
     def close(self, uri: str) -> None:
-        self.documents.pop(uri, None)
+        document = self.documents.pop(uri, None)
+        if document is not None:
+            release_parse_caches(document.cache_owner)

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
 from importlib import resources
 
 from parsimonious.grammar import Grammar
 from parsimonious.nodes import Node
 
 from mtgr.syntax import tree as t
+from mtgr.syntax.cache import ParseCache
 from mtgr.syntax.expectations import Failure, find_failure, format_failure
 
 GRAMMAR = Grammar(resources.files("mtgr.syntax").joinpath("mtgr.peg").read_text(encoding="utf-8"))
@@ -75,25 +75,32 @@ def _mask(match: re.Match[str]) -> str:
     return '"' + "x" * (len(found) - 1 - len(tail)) + tail
 
 
-@lru_cache(maxsize=8192)
-def _parse_shape(shape: str) -> _Plan | Failure:
+# the parse of each shape seen lately (see mtgr.syntax.cache)
+SHAPES: ParseCache[_Plan | Failure] = ParseCache(max_entries=8192, max_bytes=8 * 2**20)
+
+
+def _parse_shape(shape: str, owner: object = None) -> _Plan | Failure:
+    found = SHAPES.get(shape, owner)
+    if found is not None:
+        return found
     try:
         node = _STATEMENT.match(shape)
     except Exception:  # parsimonious raises ParseError; anything else is a grammar bug
         node = None
     if node is not None and node.end == len(shape):
-        return _Plan(node, shape)
-    return find_failure(_STATEMENT, shape)
+        return SHAPES.put(shape, _Plan(node, shape), owner)
+    return SHAPES.put(shape, find_failure(_STATEMENT, shape), owner)
 
 
-def parse_line(line: str) -> t.ParsedLine:
-    """Parse one line (without its line end) into a statement or an error."""
+def parse_line(line: str, owner: object = None) -> t.ParsedLine:
+    """Parse one line (without its line end) into a statement or an error; the shape's
+    parse is kept for `owner` (a document, see mtgr.syntax.cache)."""
     start, end, comment = split_comment(line)
     allowed = _allowed_codes(line, comment)
     if start >= end:
         return t.ParsedLine(None, None, comment, allowed)
     text = line[start:end]
-    result = _parse_shape(_shape(text))
+    result = _parse_shape(_shape(text), owner)
     if isinstance(result, Failure):
         err_start, err_end, message = format_failure(text, result)
         error = t.LineError("S001", message, t.Span(start + err_start, start + err_end))
