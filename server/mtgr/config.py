@@ -8,8 +8,9 @@ found walking up from the checked file; in one folder `mtgr.toml` wins, and a
     severity = { N107 = "off", D801 = "warning" }   # a code's level, or off
     exclude = ["drafts/", "*.tmp.mtgr"]             # gitignore patterns, from this folder
     rules-file = "rules/MagicCompRules.txt"         # the CR text hover quotes from
+    cards-file = "cards/oracle-cards.json"          # a card index or card file (decision 0050)
 
-Nothing in it stops checking: an unknown key or code, a wrong value or TOML that does not
+Paths are relative to the settings file's folder. Nothing in it stops checking: an unknown key or code, a wrong value or TOML that does not
 parse is a warning with the file and line, and the rest of the file still counts.
 """
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 import re
 import stat
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,7 +29,7 @@ from mtgr.rules.registry import Severity, rule
 
 CONFIG_FILES = ("mtgr.toml", "pyproject.toml")
 MAX_BYTES = 1 << 20  # a settings file is small: a larger one is not read
-KNOWN_KEYS = ("severity", "exclude", "rules-file")
+KNOWN_KEYS = ("severity", "exclude", "rules-file", "cards-file")
 LEVELS = (*(level.value for level in Severity), "off")
 
 
@@ -49,6 +51,7 @@ class Config:
     severity: dict[str, Severity | None] = field(default_factory=dict)
     exclude: tuple[str, ...] = ()
     rules_file: Path | None = None
+    cards_file: Path | None = None
     warnings: tuple[ConfigWarning, ...] = ()
 
     def excludes(self, path: Path) -> bool:
@@ -126,10 +129,7 @@ def load(path: Path) -> Config:
     if not isinstance(exclude, list) or not all(isinstance(p, str) for p in exclude):
         warn("`exclude` must be a list of gitignore-style patterns", "exclude")
         exclude = []
-    rules_file = data.get("rules-file")
-    if rules_file is not None and not isinstance(rules_file, str):
-        warn("`rules-file` must be a path", "rules-file")
-        rules_file = None
+    rules_file, cards_file = (_path(data, key, path, warn) for key in ("rules-file", "cards-file"))
     for key in data:
         if key not in KNOWN_KEYS:
             warn(f"unknown key {key!r} (known: {', '.join(KNOWN_KEYS)})", key)
@@ -137,9 +137,21 @@ def load(path: Path) -> Config:
         path,
         severity,
         tuple(exclude),
-        (path.parent / rules_file) if rules_file else None,
+        rules_file,
+        cards_file,
         tuple(warnings),
     )
+
+
+def _path(data: dict[str, object], key: str, path: Path, warn: Callable[..., None]) -> Path | None:
+    """A path key's value, relative to the settings file's folder."""
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value:
+        warn(f"`{key}` must be a path (relative to {path.name}'s folder)", key)
+        return None
+    return path.parent / value
 
 
 def _read(path: Path) -> str:

@@ -291,8 +291,8 @@ def _text(source: Source, read: Snapshot) -> str:
 
 def _check(args: argparse.Namespace) -> int:
     requested = _severities(args.severity)
-    index = cards.index_for(args.cards)
     scan = Scan(args, markdown=True)
+    indexes = cards.Indexes(args.cards)
     results: list[output.Checked] = []
     fixed = would_fix = 0
     for source in scan.sources():
@@ -304,7 +304,9 @@ def _check(args: argparse.Namespace) -> int:
             continue
         if source.markdown and not source.named and not mtgr_blocks(text).strip():
             continue  # a page without mtgr blocks is no record
-        severities = {**scan.config_for(source.place).severity, **requested}
+        settings = scan.config_for(source.place)
+        severities = {**settings.severity, **requested}
+        index = indexes.for_config(settings)
         if args.fix or args.diff:
             new_text, applied = _fixed(text, severities, source.markdown, index)
             if applied:
