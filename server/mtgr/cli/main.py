@@ -169,6 +169,12 @@ def _parser() -> argparse.ArgumentParser:
     lsp = commands.add_parser("lsp", help="run the language server (stdio by default)")
     lsp.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead, for debugging")
     lsp.add_argument("--stdio", action="store_true", help="use stdio (the default)")
+    lsp.add_argument(
+        "--log-file",
+        metavar="PATH",
+        type=Path,
+        help="also write the server's log to this file (appended), whatever the trace level",
+    ).complete = shtab.FILE  # type: ignore[attr-defined]
     lsp.set_defaults(run=_lsp)
 
     completion = commands.add_parser(
@@ -490,12 +496,20 @@ def _state(args: argparse.Namespace) -> int:
 def _lsp(args: argparse.Namespace) -> int:
     from mtgr.server.app import run
 
+    if args.log_file is not None:
+        try:
+            args.log_file.open("a", encoding="utf-8").close()
+        except OSError as error:
+            raise UsageError(
+                f"--log-file {shown(args.log_file)}: cannot be written ({error.strerror or error})"
+            ) from error
+    tcp = None
     if args.tcp:
         host, _, port = args.tcp.rpartition(":")
         if not host or not port.isdigit():
             raise UsageError(f"--tcp expects HOST:PORT, got {args.tcp!r}")
-        return run(tcp=(host, int(port)))
-    return run()
+        tcp = (host, int(port))
+    return run(tcp=tcp, log_file=args.log_file)
 
 
 def _completion(args: argparse.Namespace) -> int:
