@@ -16,10 +16,11 @@ parse is a warning with the file and line, and the rest of the file still counts
 
 from __future__ import annotations
 
+import os
 import re
 import stat
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -64,6 +65,78 @@ class Config:
             return False
         name = relative.as_posix() + ("/" if path.is_dir() else "")
         return _spec(self.exclude).match_file(name)
+
+
+# what a folder scan takes: records, and Markdown pages (those with mtgr blocks count)
+RECORD_SUFFIX = ".mtgr"
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+# folders no record lives in (tools' caches, environments, version control), as ruff skips
+SKIPPED_FOLDERS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".venv",
+        "venv",
+        ".tox",
+        ".nox",
+        "node_modules",
+        "__pycache__",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".hypothesis",
+    }
+)
+
+
+def scan(
+    folder: Path,
+    excluded: Callable[[Path], bool],
+    markdown: bool = True,
+    unreadable: Callable[[OSError], None] | None = None,
+) -> Iterator[Path]:
+    """The records (and Markdown pages) under a folder in a stable order, without tools'
+    folders and what `excluded` leaves out; `mtgr check DIR` and the server's workspace
+    check take the same files."""
+    suffixes = (RECORD_SUFFIX, *MARKDOWN_SUFFIXES) if markdown else (RECORD_SUFFIX,)
+    for top, folders, files in os.walk(folder, onerror=unreadable):
+        here = Path(top)
+        folders[:] = sorted(
+            f for f in folders if f not in SKIPPED_FOLDERS and not excluded(here / f)
+        )
+        for file in sorted(files):
+            path = here / file
+            if path.suffix.lower() in suffixes and not excluded(path):
+                yield path
+
+
+class Projects:
+    """The settings file of each folder, each found and read once (a folder scan asks for
+    every file); `on_load` sees each file as it is read (for its warnings)."""
+
+    def __init__(self, on_load: Callable[[Config], None] | None = None) -> None:
+        self.on_load = on_load
+        self._found: dict[Path, Path | None] = {}  # folder -> its settings file
+        self._loaded: dict[Path, Config] = {}
+
+    def for_folder(self, folder: Path) -> Config:
+        if folder not in self._found:
+            self._found[folder] = find(folder)
+        found = self._found[folder]
+        if found is None:
+            return Config()
+        if found not in self._loaded:
+            loaded = self._loaded[found] = load(found)
+            if self.on_load is not None:
+                self.on_load(loaded)
+        return self._loaded[found]
+
+    def for_path(self, path: Path) -> Config:
+        return self.for_folder(path if path.is_dir() else path.parent)
+
+    def excludes(self, path: Path) -> bool:
+        return self.for_path(path).excludes(path)
 
 
 def _spec(patterns: tuple[str, ...]) -> pathspec.PathSpec:

@@ -13,6 +13,7 @@ from pygls.protocol import LanguageServerProtocol, lsp_method
 from mtgr import __version__
 from mtgr.server.collector import Collector
 from mtgr.server.features.log import log_to_file
+from mtgr.server.features.workspace import WorkspaceCheck
 from mtgr.server.session import Session
 from mtgr.server.transport import serve_stdio, serve_tcp
 
@@ -44,6 +45,7 @@ class MtgrServer(LanguageServer):
         self.session = Session()
         self.client_watch: threading.Thread | None = None  # see lifetime.py
         self.collector = Collector()
+        self.workspace_check = WorkspaceCheck()  # features/workspace.py
 
 
 def create_server() -> MtgrServer:
