@@ -164,3 +164,32 @@ async def test_the_settings_file_names_the_cards_file(
         await asyncio.sleep(0.05)
     assert [(d.code, d.range.start.line) for d in client.diagnostics[inside]] == [("A101", 7)]
     assert list(client.diagnostics[outside]) == []
+
+
+@pytest.mark.asyncio
+async def test_the_settings_file_names_the_rules_file_hover_quotes(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """`rules-file`, relative to the settings file: a CR number in a comment shows the rule
+    from it (an invented text here: the test owns no CR copy)."""
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "cr.txt").write_text(
+        "Contents\n100.1. Invented first rule.\n\n121.1. Invented drawing rule.\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "mtgr.toml").write_text('rules-file = "rules/cr.txt"\n', encoding="utf-8")
+    uri = (tmp_path / "a.mtgr").as_uri()
+    text = TEXT.replace('"Alice" draw #1 "Shock"', '"Alice" draw #1 "Shock"   // CR 121.1')
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="mtgr", version=1, text=text)
+        )
+    )
+    line = text.splitlines()[4]
+    result = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=types.Position(line=4, character=line.index("121.1") + 1),
+        )
+    )
+    assert result is not None and "Invented drawing rule." in result.contents.value
