@@ -32,6 +32,7 @@ from lsprotocol import types
 from lsprotocol.converters import get_converter
 
 from mtgr import config
+from mtgr.cards.model import CardIndex
 from mtgr.server.features.diagnostics import (
     PublishedDiagnostics,
     client_pulls,
@@ -39,7 +40,7 @@ from mtgr.server.features.diagnostics import (
     send_raw,
 )
 from mtgr.server.features.log import LOGGER
-from mtgr.server.session import OpenDocument, fs_path
+from mtgr.server.session import OpenDocument, Settings, fs_path
 from mtgr.syntax.markdown import mtgr_blocks
 
 if TYPE_CHECKING:
@@ -47,9 +48,9 @@ if TYPE_CHECKING:
 
 # a file larger than this is left until it is opened
 MAX_FILE_BYTES = 16 << 20
-# a long record is checked in steps of this many lines, so that no step keeps a keystroke
-# waiting long
-LINES_PER_STEP = 500
+# a record is read and walked this many lines at a time: a keystroke that comes during a
+# step waits for its end, a few milliseconds
+LINES_PER_STEP = 25
 # how long the check waits, at a time, while an open document has edits to check
 YIELD_SECONDS = 0.005
 
@@ -74,6 +75,7 @@ class WorkspaceCheck:
     everything: bool = False  # a check of every file is asked for
     files: dict[Path, None] = field(default_factory=dict)  # single files to check, in order
     task: asyncio.Task[None] | None = None
+    stopped: bool = False  # after `shutdown`: nothing more is checked or sent
 
 
 _RESULT_IDS = itertools.count(1)
@@ -146,15 +148,58 @@ async def check_file(
     kept = state(server).reports.get(uri)
     if reuse and kept is not None and kept.key == key:
         return kept
-    document = OpenDocument(
-        uri, text, None, session.encoding, False, cards, settings=settings, project=(None, project)
-    )
+    document = await _read_in_steps(server, uri, text, cards, settings, project)
     for _ in document.walk_in_steps(0, LINES_PER_STEP):
         await _turn(server)
     diagnostics = PublishedDiagnostics()
     body = diagnostics.build(document, settings)
     result_id = f"w{next(_RESULT_IDS)}"
     return Report(uri, key, result_id, body, diagnostics.count)
+
+
+async def _read_in_steps(
+    server: MtgrServer,
+    uri: str,
+    text: str,
+    cards: CardIndex | None,
+    settings: Settings,
+    project: config.Config,
+) -> OpenDocument:
+    """The file as a document not yet walked, its lines parsed LINES_PER_STEP at a time
+    (a Markdown page at once: its blocks are found in the whole page)."""
+    markdown = uri.lower().endswith(config.MARKDOWN_SUFFIXES)
+    document = OpenDocument(
+        uri,
+        text if markdown else "",
+        None,
+        server.session.encoding,
+        False,
+        cards,
+        settings=settings,
+        project=(None, project),
+    )
+    start = 0
+    while not markdown and start < len(text):
+        # up to the line break that ends the step's last line: the text then ends with an
+        # empty line, where the next part goes
+        end = start
+        for _ in range(LINES_PER_STEP):
+            end = text.find("\n", end) + 1
+            if end == 0:
+                end = len(text)
+                break
+        end_of_text = types.Position(line=len(document.document) - 1, character=0)
+        document.apply(
+            [
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(start=end_of_text, end=end_of_text), text=text[start:end]
+                )
+            ],
+            None,
+        )
+        start = end
+        await _turn(server)
+    return document
 
 
 def _read(path: Path) -> bytes | None:
@@ -169,7 +214,10 @@ def _read(path: Path) -> bytes | None:
 
 
 async def _turn(server: MtgrServer) -> None:
-    """Lets everything waiting run first: messages read, and open documents' checks."""
+    """Lets everything waiting run first: messages read, and open documents' checks. The
+    garbage the check made is collected here when it is much (collector.py), not at the
+    end of the next keystroke's check."""
+    server.collector.worked()
     await asyncio.sleep(0)
     while any(document.pending for document in server.session.documents.values()):
         await asyncio.sleep(YIELD_SECONDS)
@@ -228,6 +276,8 @@ def files_changed(server: MtgrServer, changes: Iterable[types.FileEvent]) -> Non
 
 def _run_soon(server: MtgrServer) -> None:
     work = state(server)
+    if work.stopped:
+        return
     if work.task is None or work.task.done():
         work.task = asyncio.ensure_future(_run(server))
 
@@ -270,6 +320,9 @@ async def _check_everything(server: MtgrServer) -> None:
         for uri in work.shown - seen:  # deleted, or now excluded
             if server.session.get(uri) is None:
                 _forget(server, uri)
+    except asyncio.CancelledError:
+        progress = None  # the server is going: the client is no longer listening
+        raise
     finally:
         if progress is not None:
             progress.end()
@@ -366,7 +419,19 @@ class _Progress:
 # ---- pull: workspace/diagnostic ------------------------------------------------------
 
 
+def stop(server: MtgrServer) -> None:
+    """Ends the workspace check for good (`shutdown`)."""
+    work = state(server)
+    work.stopped = True
+    if work.task is not None:
+        work.task.cancel()
+
+
 def register(server: MtgrServer) -> None:
+    @server.feature(types.SHUTDOWN)
+    def shutdown(params: None) -> None:
+        stop(server)
+
     @server.feature(types.WORKSPACE_DIAGNOSTIC)
     async def workspace_diagnostic(
         params: types.WorkspaceDiagnosticParams,
