@@ -10,12 +10,15 @@ disk again. In a multi-root workspace each folder has its own settings
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 import pytest_lsp
 from lsprotocol import types
+from lsprotocol.converters import get_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 WRONG = (
@@ -99,8 +102,17 @@ ERROR = types.DiagnosticSeverity.Error
 # ---- push ------------------------------------------------------------------------------
 
 
+REGISTERED: dict[int, list[types.Registration]] = {}  # by id(client)
+
+
 @pytest_lsp.fixture(config=SERVER)
 async def pusher(lsp_client: LanguageClient):
+    registered = REGISTERED.setdefault(id(lsp_client), [])
+
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params: types.RegistrationParams) -> None:  # as VS Code answers it
+        registered.extend(params.registrations)
+
     yield
     await lsp_client.shutdown_session()
 
@@ -111,8 +123,17 @@ async def test_push_checks_every_record_with_progress(
 ) -> None:
     client = pusher
     files = workspace(tmp_path)
+    registered = REGISTERED[id(client)]
     await start(client, "visual-studio-code", [tmp_path])
     await until(lambda: ended(client))
+    # records changed on disk are reported to it (VS Code's client can watch for servers)
+    await until(lambda: bool(registered))
+    [watch] = registered
+    assert watch.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
+    options = get_converter().structure(
+        watch.register_options, types.DidChangeWatchedFilesRegistrationOptions
+    )
+    assert {w.glob_pattern for w in options.watchers} >= {"**/*.mtgr", "**/*.md"}
     assert found(client, files["wrong"]) == [("K301", 8, ERROR)]
     assert found(client, files["page"]) == [("K301", 13, ERROR)]
     published = set(client.diagnostics)
@@ -283,3 +304,29 @@ async def test_each_folder_has_its_own_settings(pusher: LanguageClient, tmp_path
     warning = types.DiagnosticSeverity.Warning
     await until(lambda: found(client, in_second) == [("K301", 8, warning)])
     assert found(client, opened) == [("K301", 8, hint)]
+
+
+HOME = Path(tempfile.mkdtemp(prefix="mtgr-home-"))
+
+
+@pytest_lsp.fixture(
+    config=ClientServerConfig(
+        server_command=SERVER.server_command, server_env={**os.environ, "HOME": str(HOME)}
+    )
+)
+async def homebound(lsp_client: LanguageClient):
+    lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)(lambda params: None)
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio
+async def test_a_home_folder_is_not_scanned(homebound: LanguageClient, tmp_path: Path) -> None:
+    """A client without a project root may send the home folder: not a set of records."""
+    client = homebound
+    at_home = _write(HOME / "notes" / "wrong.mtgr", WRONG)
+    project = _write(tmp_path / "project" / "wrong.mtgr", WRONG)
+    await start(client, "visual-studio-code", [HOME, tmp_path / "project"])
+    await until(lambda: ended(client))
+    assert found(client, project) == [("K301", 8, ERROR)]
+    assert at_home.as_uri() not in client.diagnostics

@@ -46,6 +46,7 @@ def register(server: MtgrServer) -> None:
         await refresh_settings(server)
         warn_about_settings(server)
         workspace.check_soon(server)
+        await workspace.watch_records(server)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def configuration_changed(params: types.DidChangeConfigurationParams) -> None:
@@ -285,8 +286,9 @@ def show_problems(server: MtgrServer) -> None:
 # It is read when a document opens, again for every open document when the client says a
 # settings file changed (the VS Code extension watches them: `synchronize.fileEvents`),
 # and for an edited document when its settings file was written since (a few `stat`s).
-# The server does not register the watch itself (client/registerCapability): clients
-# that cannot answer that request would fail it.
+# The server does not register that watch itself (client/registerCapability): clients
+# that cannot answer that request would fail it. It registers one for records
+# (features/workspace.py) only with clients that declare dynamic registration of watchers.
 
 SETTINGS_FILES = tuple(f"/{name}" for name in CONFIG_FILES)
 

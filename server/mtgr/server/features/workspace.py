@@ -46,6 +46,8 @@ from mtgr.syntax.markdown import mtgr_blocks
 if TYPE_CHECKING:
     from mtgr.server.app import MtgrServer
 
+# the workspace check takes at most this many files
+MAX_FILES = 10_000
 # a file larger than this is left until it is opened
 MAX_FILE_BYTES = 16 << 20
 # a record is read and walked this many lines at a time: a keystroke that comes during a
@@ -90,13 +92,30 @@ def state(server: MtgrServer) -> WorkspaceCheck:
 
 
 def files(server: MtgrServer, projects: config.Projects) -> Iterator[Path]:
-    """Every record in the workspace folders, each once (folders may nest)."""
+    """Every record in the workspace folders, each once (folders may nest), at most
+    MAX_FILES; none under a home folder or a file system's root opened as a workspace
+    folder (a client with no project root sends those: not a collection of records)."""
     seen: set[Path] = set()
     for folder in sorted(server.session.folders, key=lambda f: len(f.parts)):
+        if _too_wide(folder):
+            LOGGER.info("%s: a home or root folder, not checked as a workspace", folder)
+            continue
         for path in config.scan(folder, projects.excludes, markdown=True, unreadable=_unreadable):
-            if path not in seen:
-                seen.add(path)
-                yield path
+            if path in seen:
+                continue
+            if len(seen) == MAX_FILES:
+                LOGGER.warning("over %d records in the workspace: the rest not checked", MAX_FILES)
+                return
+            seen.add(path)
+            yield path
+
+
+def _too_wide(folder: Path) -> bool:
+    try:
+        home = Path.home()
+    except RuntimeError:  # no home folder to compare with
+        home = None
+    return folder == home or folder == Path(folder.anchor)
 
 
 def _unreadable(error: OSError) -> None:
@@ -237,6 +256,36 @@ def check_soon(server: MtgrServer) -> None:
         return
     state(server).everything = True
     _run_soon(server)
+
+
+RECORD_GLOBS = ("**/*.mtgr", "**/*.md", "**/*.markdown")
+
+
+async def watch_records(server: MtgrServer) -> None:
+    """Asks the client to report records created, changed or deleted on disk (a checkout, a
+    script), where it can register a file watcher for the server (dynamic registration):
+    the VS Code extension itself watches only the settings files."""
+    workspace = server.client_capabilities.workspace
+    watching = workspace.did_change_watched_files if workspace else None
+    if not _pushes(server) or watching is None or not watching.dynamic_registration:
+        return
+    watchers = [types.FileSystemWatcher(glob_pattern=glob) for glob in RECORD_GLOBS]
+    try:
+        await server.client_register_capability_async(
+            types.RegistrationParams(
+                registrations=[
+                    types.Registration(
+                        id="mtgr-records",
+                        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                        register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                            watchers=watchers
+                        ),
+                    )
+                ]
+            )
+        )
+    except Exception as error:  # a client that refuses: records change when opened only
+        LOGGER.info("no file watcher for records: %s", error)
 
 
 def check_paths(server: MtgrServer, paths: Iterable[Path]) -> None:
