@@ -252,6 +252,7 @@ async def test_workspace_diagnostic_for_pull_clients(
         isinstance(item, types.WorkspaceUnchangedDocumentDiagnosticReport)
         for item in again.values()
     )
+    os.utime(files["wrong"], ns=(1, 1))  # touched, not changed: read again, still the same
     files["clean"].write_text(WRONG, encoding="utf-8")
     third = await pull(client, previous)
     assert codes(third[files["clean"].as_uri()]) == [("K301", 8)]

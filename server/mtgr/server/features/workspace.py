@@ -59,12 +59,15 @@ YIELD_SECONDS = 0.005
 
 @dataclass(frozen=True, slots=True)
 class Report:
-    """A file's diagnostics as LSP JSON, and what they were worked out from."""
+    """A file's diagnostics as LSP JSON (None: the file is no record), and what they were
+    worked out from."""
 
     uri: str
-    key: str  # its bytes and everything its check depends on
+    stamp: tuple[int, int]  # the file's modification time and size when read
+    depends: str  # the settings and card index it was checked with
+    key: str  # a hash of its bytes and `depends`
     result_id: str
-    body: str
+    body: str | None
     count: int
 
 
@@ -142,38 +145,51 @@ def in_workspace(server: MtgrServer, path: Path, projects: config.Projects) -> b
 async def check_file(
     server: MtgrServer, path: Path, projects: config.Projects, reuse: bool = True
 ) -> Report | None:
-    """The file's diagnostics as it is on disk; None when it is no record (not UTF-8, too
-    large, a Markdown page without mtgr blocks) or is gone. `reuse`: the last report when
-    nothing it depends on changed."""
+    """The file's diagnostics as it is on disk; None when it is gone or cannot be read.
+    `reuse`: the last report when nothing it depends on changed, known without reading the
+    file when its modification time and size are as they were (clients that pull ask for
+    the whole workspace every few seconds)."""
     uri = path.as_uri()
-    data = _read(path)
-    if data is None:
-        return None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        LOGGER.info("%s: not UTF-8, not checked (`mtgr check` says why)", path)
-        return None
-    if path.suffix.lower() in config.MARKDOWN_SUFFIXES and not mtgr_blocks(text).strip():
-        return None
     session = server.session
     settings = session.settings_for(uri)
     project = projects.for_path(path)
     cards = session.cards_for(settings, project)
     severities = sorted({**project.severity, **settings.severity}.items())
-    key = hashlib.sha256(
-        data + repr((severities, getattr(cards, "source", None))).encode()
-    ).hexdigest()
-    kept = state(server).reports.get(uri)
-    if reuse and kept is not None and kept.key == key:
+    depends = repr((severities, getattr(cards, "source", None)))
+    stamp = _stamp(path)
+    if stamp is None:
+        return None
+    kept = state(server).reports.get(uri) if reuse else None
+    if kept is not None and kept.stamp == stamp and kept.depends == depends:
         return kept
+    data = _read(path)
+    if data is None:
+        return None
+    key = hashlib.sha256(data + depends.encode()).hexdigest()
+    if kept is not None and kept.key == key:
+        return Report(uri, stamp, depends, key, kept.result_id, kept.body, kept.count)
+    no_record = Report(uri, stamp, depends, key, "", None, 0)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        LOGGER.info("%s: not UTF-8, not checked (`mtgr check` says why)", path)
+        return no_record
+    if path.suffix.lower() in config.MARKDOWN_SUFFIXES and not mtgr_blocks(text).strip():
+        return no_record
     document = await _read_in_steps(server, uri, text, cards, settings, project)
     for _ in document.walk_in_steps(0, LINES_PER_STEP):
         await _turn(server)
     diagnostics = PublishedDiagnostics()
     body = diagnostics.build(document, settings)
-    result_id = f"w{next(_RESULT_IDS)}"
-    return Report(uri, key, result_id, body, diagnostics.count)
+    return Report(uri, stamp, depends, key, f"w{next(_RESULT_IDS)}", body, diagnostics.count)
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_mtime_ns, status.st_size
 
 
 async def _read_in_steps(
@@ -382,14 +398,16 @@ async def _push(server: MtgrServer, uri: str, report: Report | None) -> None:
     work = state(server)
     if server.session.get(uri) is not None:
         return
-    if report is None:
+    if report is None or report.body is None:
         _forget(server, uri)
+        if report is not None:
+            work.reports[uri] = report  # not a record: not read again while unchanged
         return
     before = work.reports.get(uri)
     work.reports[uri] = report
     if report.count == 0 and uri not in work.shown:
         return  # clean, and nothing shown to clear
-    if before is report and uri in work.shown:
+    if before is not None and before.result_id == report.result_id and uri in work.shown:
         return
     if report.count:
         work.shown.add(uri)
@@ -527,6 +545,8 @@ async def _pulled(
             state(server).reports.pop(uri, None)
             return None
         state(server).reports[uri] = report
+        if report.body is None:
+            return None
         version, result_id, body = None, report.result_id, report.body
     if previous.get(uri) == result_id:
         return types.WorkspaceUnchangedDocumentDiagnosticReport(
