@@ -23,7 +23,7 @@ import asyncio
 import hashlib
 import itertools
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -91,6 +91,32 @@ def state(server: MtgrServer) -> WorkspaceCheck:
     return server.workspace_check
 
 
+class _Pass(config.Projects):
+    """The settings files of one pass over the workspace, and what the files of each folder
+    are checked with, worked out once a folder (clients that pull pass every few seconds)."""
+
+    def __init__(
+        self, server: MtgrServer, on_load: Callable[[config.Config], None] | None = None
+    ) -> None:
+        super().__init__(on_load)
+        self.server = server
+        self._contexts: dict[Path, tuple[Settings, config.Config, CardIndex | None, str]] = {}
+
+    def context(self, folder: Path) -> tuple[Settings, config.Config, CardIndex | None, str]:
+        """The client's settings, the settings file, the card index, and all that as a
+        string to compare (what a report depends on)."""
+        known = self._contexts.get(folder)
+        if known is None:
+            session = self.server.session
+            settings = session.settings_for(folder.as_uri())
+            project = self.for_folder(folder)
+            cards = session.cards_for(settings, project)
+            severities = sorted({**project.severity, **settings.severity}.items())
+            depends = repr((severities, getattr(cards, "source", None)))
+            known = self._contexts[folder] = (settings, project, cards, depends)
+        return known
+
+
 # ---- which files ---------------------------------------------------------------------
 
 
@@ -143,19 +169,14 @@ def in_workspace(server: MtgrServer, path: Path, projects: config.Projects) -> b
 
 
 async def check_file(
-    server: MtgrServer, path: Path, projects: config.Projects, reuse: bool = True
+    server: MtgrServer, path: Path, projects: _Pass, reuse: bool = True
 ) -> Report | None:
     """The file's diagnostics as it is on disk; None when it is gone or cannot be read.
     `reuse`: the last report when nothing it depends on changed, known without reading the
     file when its modification time and size are as they were (clients that pull ask for
     the whole workspace every few seconds)."""
     uri = path.as_uri()
-    session = server.session
-    settings = session.settings_for(uri)
-    project = projects.for_path(path)
-    cards = session.cards_for(settings, project)
-    severities = sorted({**project.severity, **settings.severity}.items())
-    depends = repr((severities, getattr(cards, "source", None)))
+    settings, project, cards, depends = projects.context(path.parent)
     stamp = _stamp(path)
     if stamp is None:
         return None
@@ -315,7 +336,7 @@ def check_closed(server: MtgrServer, uri: str) -> bool:
     """A document just closed: its diagnostics are now the file's on disk, when the
     workspace check takes it. False: it does not (clear its diagnostics)."""
     path = fs_path(uri)
-    if not _pushes(server) or path is None or not in_workspace(server, path, config.Projects()):
+    if not _pushes(server) or path is None or not in_workspace(server, path, _Pass(server)):
         return False
     state(server).reports.pop(uri, None)  # what the disk says may differ from the last report
     check_paths(server, [path])
@@ -326,7 +347,7 @@ def files_changed(server: MtgrServer, changes: Iterable[types.FileEvent]) -> Non
     """Records created, changed or deleted on disk, as the client's file watcher saw them."""
     if not _pushes(server):
         return
-    projects = config.Projects()
+    projects = _Pass(server)
     changed = []
     for change in changes:
         path = fs_path(change.uri)
@@ -357,7 +378,7 @@ async def _run(server: MtgrServer) -> None:
         path = next(iter(work.files))
         del work.files[path]
         if server.session.get(path.as_uri()) is None:
-            await _push(server, path.as_uri(), await check_file(server, path, config.Projects()))
+            await _push(server, path.as_uri(), await check_file(server, path, _Pass(server)))
     server.collector.worked()
 
 
@@ -365,7 +386,7 @@ async def _check_everything(server: MtgrServer) -> None:
     """One pass over every record, with progress; ends early when another pass is asked
     for or the user cancels it."""
     work = state(server)
-    projects = config.Projects(on_load=_log_warnings)
+    projects = _Pass(server, on_load=_log_warnings)
     await _turn(server)
     paths = list(files(server, projects))
     progress = await _Progress.start(server, len(paths))
@@ -504,7 +525,7 @@ def register(server: MtgrServer) -> None:
         params: types.WorkspaceDiagnosticParams,
     ) -> types.WorkspaceDiagnosticReport:
         previous = {p.uri: p.value for p in params.previous_result_ids}
-        projects = config.Projects(on_load=_log_warnings)
+        projects = _Pass(server, on_load=_log_warnings)
         items: list[types.WorkspaceDocumentDiagnosticReport] = []
         token = params.work_done_token
         paths = list(files(server, projects))
@@ -529,7 +550,7 @@ def register(server: MtgrServer) -> None:
 
 
 async def _pulled(
-    server: MtgrServer, path: Path, projects: config.Projects, previous: dict[str, str]
+    server: MtgrServer, path: Path, projects: _Pass, previous: dict[str, str]
 ) -> types.WorkspaceDocumentDiagnosticReport | None:
     uri = path.as_uri()
     document = server.session.get(uri)
