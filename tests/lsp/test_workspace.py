@@ -195,7 +195,7 @@ async def test_the_user_can_cancel_the_check(pusher: LanguageClient, tmp_path: P
     paths = [_write(tmp_path / f"game{n:03}.mtgr", WRONG + body) for n in range(120)]
 
     await start(client, "visual-studio-code", [tmp_path])
-    await until(lambda: workspace_progress(client))
+    await until(lambda: any(workspace_progress(client)))  # begun: cancellable from now
     [token] = [t for t in client.progress_reports if str(t).startswith("mtgr-workspace-")]
     client.protocol.notify(
         types.WINDOW_WORK_DONE_PROGRESS_CANCEL, types.WorkDoneProgressCancelParams(token=token)
