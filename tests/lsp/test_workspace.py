@@ -305,6 +305,17 @@ async def test_each_folder_has_its_own_settings(pusher: LanguageClient, tmp_path
     warning = types.DiagnosticSeverity.Warning
     await until(lambda: found(client, in_second) == [("K301", 8, warning)])
     assert found(client, opened) == [("K301", 8, hint)]
+    # the first folder leaves the workspace: its open document takes the unscoped settings,
+    # its closed files are no longer checked
+    client.workspace_did_change_workspace_folders(
+        types.DidChangeWorkspaceFoldersParams(
+            event=types.WorkspaceFoldersChangeEvent(
+                added=[], removed=[types.WorkspaceFolder(uri=first.as_uri(), name=first.name)]
+            )
+        )
+    )
+    await until(lambda: found(client, opened) == [("K301", 8, ERROR)])
+    await until(lambda: found(client, in_first) == [])
 
 
 HOME = Path(tempfile.mkdtemp(prefix="mtgr-home-"))

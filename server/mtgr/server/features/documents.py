@@ -66,6 +66,7 @@ def register(server: MtgrServer) -> None:
     @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
     async def folders_changed(params: types.DidChangeWorkspaceFoldersParams) -> None:
         server.session.set_folders(list(workspace_folders(server)))  # pygls keeps the list
+        server.session.apply_settings(None)  # an open document may be in another folder now
         LOGGER.info("workspace folders: %s", ", ".join(map(str, server.session.folders)))
         await refresh_settings(server, folders_only=True)
         publish_all(server)
