@@ -168,19 +168,17 @@ def in_workspace(server: MtgrServer, path: Path, projects: config.Projects) -> b
 # ---- checking one file ---------------------------------------------------------------
 
 
-async def check_file(
-    server: MtgrServer, path: Path, projects: _Pass, reuse: bool = True
-) -> Report | None:
+async def check_file(server: MtgrServer, path: Path, projects: _Pass) -> Report | None:
     """The file's diagnostics as it is on disk; None when it is gone or cannot be read.
-    `reuse`: the last report when nothing it depends on changed, known without reading the
-    file when its modification time and size are as they were (clients that pull ask for
-    the whole workspace every few seconds)."""
+    The last report when nothing it depends on changed, known without reading the file
+    when its modification time and size are as they were (clients that pull ask for the
+    whole workspace every few seconds)."""
     uri = path.as_uri()
     settings, project, cards, depends = projects.context(path.parent)
     stamp = _stamp(path)
     if stamp is None:
         return None
-    kept = state(server).reports.get(uri) if reuse else None
+    kept = state(server).reports.get(uri)
     if kept is not None and kept.stamp == stamp and kept.depends == depends:
         return kept
     data = _read(path)
@@ -378,7 +376,7 @@ async def _run(server: MtgrServer) -> None:
         path = next(iter(work.files))
         del work.files[path]
         if server.session.get(path.as_uri()) is None:
-            await _push(server, path.as_uri(), await check_file(server, path, _Pass(server)))
+            _push(server, path.as_uri(), await check_file(server, path, _Pass(server)))
     server.collector.worked()
 
 
@@ -401,7 +399,7 @@ async def _check_everything(server: MtgrServer) -> None:
             seen.add(uri)
             work.files.pop(path, None)
             if server.session.get(uri) is None:
-                await _push(server, uri, await check_file(server, path, projects))
+                _push(server, uri, await check_file(server, path, projects))
             await _turn(server)
         for uri in work.shown - seen:  # deleted, or now excluded
             if server.session.get(uri) is None:
@@ -414,7 +412,7 @@ async def _check_everything(server: MtgrServer) -> None:
             progress.end()
 
 
-async def _push(server: MtgrServer, uri: str, report: Report | None) -> None:
+def _push(server: MtgrServer, uri: str, report: Report | None) -> None:
     """Publishes a file's report, unless it was opened meanwhile or nothing changed."""
     work = state(server)
     if server.session.get(uri) is not None:
