@@ -44,7 +44,7 @@ def _write(path: Path, text: str) -> Path:
 
 def workspace(root: Path) -> dict[str, Path]:
     """A folder with every kind of file a scan meets."""
-    _write(root / "mtgr.toml", 'exclude = ["drafts/"]\n')
+    _write(root / "mtgr.toml", 'exclude = ["drafts/"]\nfrobnicate = 1\n')  # a warning, line 2
     return {
         "wrong": _write(root / "games" / "wrong.mtgr", WRONG),
         "clean": _write(root / "games" / "clean.mtgr", CLEAN),
@@ -55,10 +55,16 @@ def workspace(root: Path) -> dict[str, Path]:
     }
 
 
-async def start(client: LanguageClient, name: str, folders: list[Path]) -> None:
+async def start(
+    client: LanguageClient,
+    name: str,
+    folders: list[Path],
+    trace: types.TraceValue = types.TraceValue.Off,
+) -> None:
     await client.initialize_session(
         types.InitializeParams(
             capabilities=client_capabilities(name),
+            trace=trace,
             workspace_folders=[
                 types.WorkspaceFolder(uri=folder.as_uri(), name=folder.name) for folder in folders
             ],
@@ -239,7 +245,7 @@ async def test_workspace_diagnostic_for_pull_clients(
 ) -> None:
     client = puller
     files = workspace(tmp_path)
-    await start(client, "neovim", [tmp_path])
+    await start(client, "neovim", [tmp_path], trace=types.TraceValue.Messages)
     first = await pull(client)
     assert set(first) == {files[name].as_uri() for name in ("wrong", "clean", "page")}
     assert codes(first[files["wrong"].as_uri()]) == [("K301", 8)]
@@ -248,6 +254,9 @@ async def test_workspace_diagnostic_for_pull_clients(
     assert client.diagnostics == {}  # nothing pushed to a pull client
     previous = {uri: item.result_id for uri, item in first.items() if item.result_id}
     again = await pull(client, previous)
+    # the settings file's warning is logged once, not at every pull
+    settings_file = f"{tmp_path / 'mtgr.toml'}:2:"
+    assert sum(settings_file in m.message for m in client.log_messages) == 1
     assert all(
         isinstance(item, types.WorkspaceUnchangedDocumentDiagnosticReport)
         for item in again.values()

@@ -81,6 +81,7 @@ class WorkspaceCheck:
     files: dict[Path, None] = field(default_factory=dict)  # single files to check, in order
     task: asyncio.Task[None] | None = None
     stopped: bool = False  # after `shutdown`: nothing more is checked or sent
+    warned: set[str] = field(default_factory=set)  # settings file warnings logged
 
 
 _RESULT_IDS = itertools.count(1)
@@ -384,7 +385,7 @@ async def _check_everything(server: MtgrServer) -> None:
     """One pass over every record, with progress; ends early when another pass is asked
     for or the user cancels it."""
     work = state(server)
-    projects = _Pass(server, on_load=_log_warnings)
+    projects = _Pass(server, on_load=_log_warnings(server))
     await _turn(server)
     paths = list(files(server, projects))
     progress = await _Progress.start(server, len(paths))
@@ -451,9 +452,17 @@ def _send(server: MtgrServer, uri: str, body: str) -> None:
     )
 
 
-def _log_warnings(settings: config.Config) -> None:
-    for warning in settings.warnings:
-        LOGGER.warning("mtgr: %s", warning)
+def _log_warnings(server: MtgrServer) -> Callable[[config.Config], None]:
+    """Logs a settings file's warnings the first time a pass reads them, not at every pass."""
+    logged = state(server).warned
+
+    def log(settings: config.Config) -> None:
+        for warning in settings.warnings:
+            if str(warning) not in logged:
+                logged.add(str(warning))
+                LOGGER.warning("mtgr: %s", warning)
+
+    return log
 
 
 class _Progress:
@@ -523,7 +532,7 @@ def register(server: MtgrServer) -> None:
         params: types.WorkspaceDiagnosticParams,
     ) -> types.WorkspaceDiagnosticReport:
         previous = {p.uri: p.value for p in params.previous_result_ids}
-        projects = _Pass(server, on_load=_log_warnings)
+        projects = _Pass(server, on_load=_log_warnings(server))
         items: list[types.WorkspaceDocumentDiagnosticReport] = []
         token = params.work_done_token
         paths = list(files(server, projects))
