@@ -337,3 +337,28 @@ def test_without_sqlite_the_index_is_a_clear_error_and_the_checker_still_works(
     assert main(["check", str(record)]) == 0
     assert main(["check", "--cards", str(SCRYFALL), str(record)]) == 2
     assert "no sqlite3 module" in capsys.readouterr().err
+
+
+def test_the_settings_file_names_the_cards_file_relative_to_itself(
+    tmp_path: Path, data_folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`cards-file` in mtgr.toml, relative to its folder, for the files below it only;
+    `--cards` overrides it."""
+    project = tmp_path / "project"
+    (project / "cards").mkdir(parents=True)
+    (project / "cards" / "oracle.json").write_bytes(SCRYFALL.read_bytes())
+    (project / "mtgr.toml").write_text('cards-file = "cards/oracle.json"\n', encoding="utf-8")
+    (project / "games").mkdir()
+    inside = project / "games" / "game.mtgr"
+    outside = tmp_path / "game.mtgr"
+    for record in (inside, outside):
+        record.write_text(MISSPELT, encoding="utf-8")
+    assert main(["check", "--format", "json", str(inside), str(outside)]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert [(Path(d["path"]), d["code"], d["line"]) for d in found] == [(inside, "A101", 8)]
+    broken = tmp_path / "broken.json"
+    broken.write_text("[{", encoding="utf-8")
+    assert main(["check", "--cards", str(broken), str(inside)]) == 2
+    (project / "mtgr.toml").write_text('cards-file = "missing.json"\n', encoding="utf-8")
+    assert main(["check", str(inside)]) == 2
+    assert "missing.json" in capsys.readouterr().err

@@ -8,16 +8,19 @@ found walking up from the checked file; in one folder `mtgr.toml` wins, and a
     severity = { N107 = "off", D801 = "warning" }   # a code's level, or off
     exclude = ["drafts/", "*.tmp.mtgr"]             # gitignore patterns, from this folder
     rules-file = "rules/MagicCompRules.txt"         # the CR text hover quotes from
+    cards-file = "cards/oracle-cards.json"          # a card index or card file (decision 0050)
 
-Nothing in it stops checking: an unknown key or code, a wrong value or TOML that does not
+Paths are relative to the settings file's folder. Nothing in it stops checking: an unknown key or code, a wrong value or TOML that does not
 parse is a warning with the file and line, and the rest of the file still counts.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import stat
 import tomllib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,7 +30,7 @@ from mtgr.rules.registry import Severity, rule
 
 CONFIG_FILES = ("mtgr.toml", "pyproject.toml")
 MAX_BYTES = 1 << 20  # a settings file is small: a larger one is not read
-KNOWN_KEYS = ("severity", "exclude", "rules-file")
+KNOWN_KEYS = ("severity", "exclude", "rules-file", "cards-file")
 LEVELS = (*(level.value for level in Severity), "off")
 
 
@@ -49,6 +52,7 @@ class Config:
     severity: dict[str, Severity | None] = field(default_factory=dict)
     exclude: tuple[str, ...] = ()
     rules_file: Path | None = None
+    cards_file: Path | None = None
     warnings: tuple[ConfigWarning, ...] = ()
 
     def excludes(self, path: Path) -> bool:
@@ -61,6 +65,78 @@ class Config:
             return False
         name = relative.as_posix() + ("/" if path.is_dir() else "")
         return _spec(self.exclude).match_file(name)
+
+
+# what a folder scan takes: records, and Markdown pages (those with mtgr blocks count)
+RECORD_SUFFIX = ".mtgr"
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+# folders no record lives in (tools' caches, environments, version control), as ruff skips
+SKIPPED_FOLDERS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".venv",
+        "venv",
+        ".tox",
+        ".nox",
+        "node_modules",
+        "__pycache__",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".hypothesis",
+    }
+)
+
+
+def scan(
+    folder: Path,
+    excluded: Callable[[Path], bool],
+    markdown: bool = True,
+    unreadable: Callable[[OSError], None] | None = None,
+) -> Iterator[Path]:
+    """The records (and Markdown pages) under a folder in a stable order, without tools'
+    folders and what `excluded` leaves out; `mtgr check DIR` and the server's workspace
+    check take the same files."""
+    suffixes = (RECORD_SUFFIX, *MARKDOWN_SUFFIXES) if markdown else (RECORD_SUFFIX,)
+    for top, folders, files in os.walk(folder, onerror=unreadable):
+        here = Path(top)
+        folders[:] = sorted(
+            f for f in folders if f not in SKIPPED_FOLDERS and not excluded(here / f)
+        )
+        for file in sorted(files):
+            path = here / file
+            if path.suffix.lower() in suffixes and not excluded(path):
+                yield path
+
+
+class Projects:
+    """The settings file of each folder, each found and read once (a folder scan asks for
+    every file); `on_load` sees each file as it is read (for its warnings)."""
+
+    def __init__(self, on_load: Callable[[Config], None] | None = None) -> None:
+        self.on_load = on_load
+        self._found: dict[Path, Path | None] = {}  # folder -> its settings file
+        self._loaded: dict[Path, Config] = {}
+
+    def for_folder(self, folder: Path) -> Config:
+        if folder not in self._found:
+            self._found[folder] = find(folder)
+        found = self._found[folder]
+        if found is None:
+            return Config()
+        if found not in self._loaded:
+            loaded = self._loaded[found] = load(found)
+            if self.on_load is not None:
+                self.on_load(loaded)
+        return self._loaded[found]
+
+    def for_path(self, path: Path) -> Config:
+        return self.for_folder(path if path.is_dir() else path.parent)
+
+    def excludes(self, path: Path) -> bool:
+        return self.for_path(path).excludes(path)
 
 
 def _spec(patterns: tuple[str, ...]) -> pathspec.PathSpec:
@@ -126,10 +202,7 @@ def load(path: Path) -> Config:
     if not isinstance(exclude, list) or not all(isinstance(p, str) for p in exclude):
         warn("`exclude` must be a list of gitignore-style patterns", "exclude")
         exclude = []
-    rules_file = data.get("rules-file")
-    if rules_file is not None and not isinstance(rules_file, str):
-        warn("`rules-file` must be a path", "rules-file")
-        rules_file = None
+    rules_file, cards_file = (_path(data, key, path, warn) for key in ("rules-file", "cards-file"))
     for key in data:
         if key not in KNOWN_KEYS:
             warn(f"unknown key {key!r} (known: {', '.join(KNOWN_KEYS)})", key)
@@ -137,9 +210,21 @@ def load(path: Path) -> Config:
         path,
         severity,
         tuple(exclude),
-        (path.parent / rules_file) if rules_file else None,
+        rules_file,
+        cards_file,
         tuple(warnings),
     )
+
+
+def _path(data: dict[str, object], key: str, path: Path, warn: Callable[..., None]) -> Path | None:
+    """A path key's value, relative to the settings file's folder."""
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value:
+        warn(f"`{key}` must be a path (relative to {path.name}'s folder)", key)
+        return None
+    return path.parent / value
 
 
 def _read(path: Path) -> str:

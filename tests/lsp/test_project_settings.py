@@ -6,7 +6,9 @@ the editor's severity setting are a warning, not silently dropped."""
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -112,3 +114,82 @@ async def test_an_edit_picks_up_a_changed_settings_file(
         )
     )
     assert await _k301(client, uri) == [types.DiagnosticSeverity.Warning]
+
+
+CARDS = Path(__file__).resolve().parents[1] / "cards" / "scryfall-oracle-cards.json"
+MISSPELT = (
+    'mtgr 0.4\nplayer "Alice" deck 60\nplayer "Bob" deck 60\nperspective "Alice"\n'
+    '"Alice" roll d20 17\n"Bob" roll d20 3\nstart "Alice" by "Alice"\n'
+    '"Alice" draw #1 "Lightnig Bolt"\n'
+)  # A101 on line 7 (zero-based) with a card index
+NO_DEFAULT_INDEX = tempfile.mkdtemp(prefix="mtgr-data-")  # the user's data folder, empty
+
+
+@pytest_lsp.fixture(
+    config=ClientServerConfig(
+        server_command=[sys.executable, "-m", "mtgr", "lsp"],
+        server_env={**os.environ, "XDG_DATA_HOME": NO_DEFAULT_INDEX},
+    ),
+)
+async def without_default_index(lsp_client: LanguageClient):
+    await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=client_capabilities("visual-studio-code"))
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio
+async def test_the_settings_file_names_the_cards_file(
+    without_default_index: LanguageClient, tmp_path: Path
+) -> None:
+    """`cards-file`, relative to the settings file, for the documents below it only."""
+    client = without_default_index
+    project = tmp_path / "project"
+    (project / "cards").mkdir(parents=True)
+    (project / "cards" / "oracle.json").write_bytes(CARDS.read_bytes())
+    (project / "mtgr.toml").write_text('cards-file = "cards/oracle.json"\n', encoding="utf-8")
+    inside, outside = (project / "games" / "a.mtgr").as_uri(), (tmp_path / "b.mtgr").as_uri()
+    for uri in (inside, outside):
+        client.text_document_did_open(
+            types.DidOpenTextDocumentParams(
+                text_document=types.TextDocumentItem(
+                    uri=uri, language_id="mtgr", version=1, text=MISSPELT
+                )
+            )
+        )
+    for _ in range(400):
+        if inside in client.diagnostics and outside in client.diagnostics:
+            break
+        await asyncio.sleep(0.05)
+    assert [(d.code, d.range.start.line) for d in client.diagnostics[inside]] == [("A101", 7)]
+    assert list(client.diagnostics[outside]) == []
+
+
+@pytest.mark.asyncio
+async def test_the_settings_file_names_the_rules_file_hover_quotes(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """`rules-file`, relative to the settings file: a CR number in a comment shows the rule
+    from it (an invented text here: the test owns no CR copy)."""
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "cr.txt").write_text(
+        "Contents\n100.1. Invented first rule.\n\n121.1. Invented drawing rule.\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "mtgr.toml").write_text('rules-file = "rules/cr.txt"\n', encoding="utf-8")
+    uri = (tmp_path / "a.mtgr").as_uri()
+    text = TEXT.replace('"Alice" draw #1 "Shock"', '"Alice" draw #1 "Shock"   // CR 121.1')
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="mtgr", version=1, text=text)
+        )
+    )
+    line = text.splitlines()[4]
+    result = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=types.Position(line=4, character=line.index("121.1") + 1),
+        )
+    )
+    assert result is not None and "Invented drawing rule." in result.contents.value

@@ -16,6 +16,7 @@ from mtgr.cards.download import BULK_DATA_API, update
 from mtgr.cards.formats import CardFileError
 from mtgr.cards.model import Card
 from mtgr.cards.store import SqliteCardIndex, build_index, default_index_path, open_index
+from mtgr.config import Config
 
 
 def add_option(check: argparse.ArgumentParser) -> None:
@@ -33,6 +34,21 @@ def index_for(path: str | None) -> SqliteCardIndex | None:
         return open_index(Path(path))
     default = default_index_path()
     return open_index(default) if default.is_file() else None
+
+
+class Indexes:
+    """The card index for each checked file: `--cards`, else its settings file's
+    `cards-file`, else the default index; each opened once a run."""
+
+    def __init__(self, given: str | None) -> None:
+        self.given = given
+        self.opened: dict[Path | None, SqliteCardIndex | None] = {}
+
+    def for_config(self, settings: Config) -> SqliteCardIndex | None:
+        key = None if self.given is not None else settings.cards_file
+        if key not in self.opened:
+            self.opened[key] = index_for(self.given) if key is None else open_index(key)
+        return self.opened[key]
 
 
 def register(commands: argparse._SubParsersAction) -> None:

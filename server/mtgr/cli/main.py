@@ -38,23 +38,7 @@ from mtgr.syntax.format import format_text
 from mtgr.syntax.markdown import mtgr_blocks
 
 EXIT_CLEAN, EXIT_FOUND, EXIT_USAGE, EXIT_BROKEN_PIPE = 0, 1, 2, 141
-MARKDOWN = (".md", ".markdown")
-# folders no record lives in (tools' caches, environments, version control), as ruff skips
-SKIPPED_FOLDERS = (
-    ".git",
-    ".hg",
-    ".svn",
-    ".venv",
-    "venv",
-    ".tox",
-    ".nox",
-    "node_modules",
-    "__pycache__",
-    ".mypy_cache",
-    ".pytest_cache",
-    ".ruff_cache",
-    ".hypothesis",
-)
+MARKDOWN = config.MARKDOWN_SUFFIXES
 
 
 class UsageError(Exception):
@@ -169,6 +153,12 @@ def _parser() -> argparse.ArgumentParser:
     lsp = commands.add_parser("lsp", help="run the language server (stdio by default)")
     lsp.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead, for debugging")
     lsp.add_argument("--stdio", action="store_true", help="use stdio (the default)")
+    lsp.add_argument(
+        "--log-file",
+        metavar="PATH",
+        type=Path,
+        help="also write the server's log to this file (appended), whatever the trace level",
+    ).complete = shtab.FILE  # type: ignore[attr-defined]
     lsp.set_defaults(run=_lsp)
 
     completion = commands.add_parser(
@@ -218,8 +208,7 @@ class Scan:
         self.args = args
         self.markdown = markdown
         self.problems = 0
-        self.configs: dict[Path, config.Config] = {}
-        self.found: dict[Path, Path | None] = {}  # folder -> its settings file
+        self.projects = config.Projects(on_load=_print_warnings)
         self.cli_exclude = pathspec.GitIgnoreSpec.from_lines(args.exclude)
 
     def report(self, problem: object) -> None:
@@ -227,17 +216,7 @@ class Scan:
         self.problems += 1
 
     def config_for(self, path: Path | None) -> config.Config:
-        folder = Path.cwd() if path is None else path if path.is_dir() else path.parent
-        if folder not in self.found:
-            self.found[folder] = config.find(folder)
-        found = self.found[folder]
-        if found is None:
-            return config.Config()
-        if found not in self.configs:
-            loaded = self.configs[found] = config.load(found)
-            for warning in loaded.warnings:
-                print(f"mtgr: warning: {warning}", file=sys.stderr)
-        return self.configs[found]
+        return self.projects.for_path(Path.cwd() if path is None else path)
 
     def sources(self) -> Iterator[Source]:
         for name in self.args.paths:
@@ -256,20 +235,11 @@ class Scan:
                 self.report(f"{shown(name)}: no such file or folder")
 
     def _folder(self, folder: Path) -> Iterator[Source]:
-        suffixes = (".mtgr", *MARKDOWN) if self.markdown else (".mtgr",)
-
         def unreadable(error: OSError) -> None:
             self.report(f"{shown(error.filename)}: cannot be read ({error.strerror})")
 
-        for top, folders, files in os.walk(folder, onerror=unreadable):
-            here = Path(top)
-            folders[:] = sorted(
-                f for f in folders if f not in SKIPPED_FOLDERS and not self._excluded(here / f)
-            )
-            for file in sorted(files):
-                path = here / file
-                if path.suffix.lower() in suffixes and not self._excluded(path):
-                    yield Source(path, shown(path), named=False)
+        for path in config.scan(folder, self._excluded, self.markdown, unreadable):
+            yield Source(path, shown(path), named=False)
 
     def _excluded(self, path: Path) -> bool:
         """--exclude matches paths from the working folder; the settings file's `exclude`
@@ -282,6 +252,11 @@ class Scan:
         return self.cli_exclude.match_file(name) or self.config_for(path).excludes(path)
 
 
+def _print_warnings(settings: config.Config) -> None:
+    for warning in settings.warnings:
+        print(f"mtgr: warning: {warning}", file=sys.stderr)
+
+
 def _text(source: Source, read: Snapshot) -> str:
     return decode(read.data, source.name)
 
@@ -291,8 +266,8 @@ def _text(source: Source, read: Snapshot) -> str:
 
 def _check(args: argparse.Namespace) -> int:
     requested = _severities(args.severity)
-    index = cards.index_for(args.cards)
     scan = Scan(args, markdown=True)
+    indexes = cards.Indexes(args.cards)
     results: list[output.Checked] = []
     fixed = would_fix = 0
     for source in scan.sources():
@@ -304,7 +279,9 @@ def _check(args: argparse.Namespace) -> int:
             continue
         if source.markdown and not source.named and not mtgr_blocks(text).strip():
             continue  # a page without mtgr blocks is no record
-        severities = {**scan.config_for(source.place).severity, **requested}
+        settings = scan.config_for(source.place)
+        severities = {**settings.severity, **requested}
+        index = indexes.for_config(settings)
         if args.fix or args.diff:
             new_text, applied = _fixed(text, severities, source.markdown, index)
             if applied:
@@ -488,12 +465,20 @@ def _state(args: argparse.Namespace) -> int:
 def _lsp(args: argparse.Namespace) -> int:
     from mtgr.server.app import run
 
+    if args.log_file is not None:
+        try:
+            args.log_file.open("a", encoding="utf-8").close()
+        except OSError as error:
+            raise UsageError(
+                f"--log-file {shown(args.log_file)}: cannot be written ({error.strerror or error})"
+            ) from error
+    tcp = None
     if args.tcp:
         host, _, port = args.tcp.rpartition(":")
         if not host or not port.isdigit():
             raise UsageError(f"--tcp expects HOST:PORT, got {args.tcp!r}")
-        return run(tcp=(host, int(port)))
-    return run()
+        tcp = (host, int(port))
+    return run(tcp=tcp, log_file=args.log_file)
 
 
 def _completion(args: argparse.Namespace) -> int:

@@ -4,6 +4,7 @@ and is registered here, in one place."""
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -11,6 +12,8 @@ from pygls.protocol import LanguageServerProtocol, lsp_method
 
 from mtgr import __version__
 from mtgr.server.collector import Collector
+from mtgr.server.features.log import log_to_file
+from mtgr.server.features.workspace import WorkspaceCheck
 from mtgr.server.session import Session
 from mtgr.server.transport import serve_stdio, serve_tcp
 
@@ -42,6 +45,7 @@ class MtgrServer(LanguageServer):
         self.session = Session()
         self.client_watch: threading.Thread | None = None  # see lifetime.py
         self.collector = Collector()
+        self.workspace_check = WorkspaceCheck()  # features/workspace.py
 
 
 def create_server() -> MtgrServer:
@@ -55,9 +59,11 @@ def create_server() -> MtgrServer:
     return server
 
 
-def run(tcp: tuple[str, int] | None = None) -> int:
+def run(tcp: tuple[str, int] | None = None, log_file: Path | None = None) -> int:
     """Serves until `exit` or until the client goes; the exit code is 0 only after a
     `shutdown` request, as LSP asks. Reading is ours (transport.py), not pygls's."""
+    if log_file is not None:
+        log_to_file(log_file)
     server = create_server()
     server.collector.start()
     try:

@@ -104,9 +104,13 @@ class OpenDocument:
         encoding: str,
         check: bool = True,
         cards: CardIndex | None = None,
+        settings: Settings | None = None,
+        project: tuple[_Stamp | None, config.Config] | None = None,
     ) -> None:
         self.uri = uri
         self.cards = cards
+        # the client's settings for the document's workspace folder (Session.settings_for)
+        self.settings = settings or Settings()
         self.version = version
         self.encoding = encoding
         self.is_markdown = uri.lower().endswith((".md", ".markdown"))
@@ -129,9 +133,10 @@ class OpenDocument:
         self._cursor: tuple[str, int, int] | None = None
         # the diagnostics last placed, with the walk and severities they were placed for
         self._placed: tuple[Walk, _Severities, list[Diagnostic]] | None = None
-        self._settings_file = _settings_file(uri)
+        # the project settings file (config.py) and what it says; given by Session.open,
+        # which needs it first to choose the card index
+        self._settings_file, self.config = project or _project(uri)
         self._settings_checked = time.monotonic()
-        self.config = _load(self._settings_file)
 
     def reload_config(self, force: bool = True) -> bool:
         """Reads the project settings file again when the client says it changed (force),
@@ -367,11 +372,11 @@ _Stamp = tuple[Path, int, int]
 
 def _settings_file(uri: str) -> _Stamp | None:
     """The settings file nearest a document on disk (config.py); none for unsaved ones."""
-    path = to_fs_path(uri) if uri.startswith("file:") else None
+    path = fs_path(uri)
     if path is None:
         return None
     try:
-        found = config.find(Path(path))
+        found = config.find(path)
         if found is None:
             return None
         status = found.stat()
@@ -382,6 +387,17 @@ def _settings_file(uri: str) -> _Stamp | None:
 
 def _load(stamp: _Stamp | None) -> config.Config:
     return config.load(stamp[0]) if stamp is not None else config.Config()
+
+
+def _project(uri: str) -> tuple[_Stamp | None, config.Config]:
+    stamp = _settings_file(uri)
+    return stamp, _load(stamp)
+
+
+def fs_path(uri: str) -> Path | None:
+    """The file a `file:` URI names; None for unsaved documents and other schemes."""
+    path = to_fs_path(uri) if uri.startswith("file:") else None
+    return Path(path) if path else None
 
 
 class _Steps:
@@ -415,33 +431,96 @@ class _Steps:
 
 
 class Session:
+    """The open documents and the client's settings: its global ones, and those of each
+    workspace folder (multi-root workspaces), each document taking its folder's."""
+
     def __init__(self) -> None:
         self.documents: dict[str, OpenDocument] = {}
-        self.settings = Settings()
+        self.settings = Settings()  # for documents outside every workspace folder
+        # each workspace folder with its own settings (None: the global ones)
+        self.folders: dict[Path, Settings | None] = {}
         self.encoding: str = types.PositionEncodingKind.Utf16
-        self.cards: CardIndex | None = None
-        self.cards_path: str | None = None  # the file `cards` was opened from
+        self._indexes: dict[str, CardIndex | None] = {}  # card indexes opened, by path
+        self.problems: list[str] = []  # card files that could not be used, to tell the user
+        self.pushes = 0  # how many times the client sent its settings unasked
+        self.warnings_shown: list[str] = []  # what the settings' warnings last told the user
 
-    def apply_settings(self, settings: Settings) -> str | None:
-        """Takes the client's settings; opens the card index they name (or the default one)
-        and re-checks open documents when it changed. Returns why an index cannot be used."""
-        self.settings = settings
-        default = default_index_path()
-        path = settings.cards_file or (str(default) if default.is_file() else None)
-        if path == self.cards_path:
+    # -- workspace folders and settings
+    def folder_of(self, uri: str) -> Path | None:
+        """The innermost workspace folder holding the document, if any."""
+        path = fs_path(uri)
+        if path is None:
             return None
-        problem = None
-        try:
-            cards = open_index(Path(path)) if path else None
-        except CardFileError as error:
-            cards, problem = None, f"mtgr: card index not used: {error}"
-        self.cards, self.cards_path = cards, path if cards is not None else None
-        for document in self.documents.values():
-            document.use_cards(cards)
-        return problem
+        holding = [f for f in self.folders if path == f or path.is_relative_to(f)]
+        return max(holding, key=lambda f: len(f.parts)) if holding else None
 
+    def settings_for(self, uri: str) -> Settings:
+        folder = self.folder_of(uri)
+        settings = self.folders.get(folder) if folder is not None else None
+        return settings or self.settings
+
+    def set_folders(self, folders: list[Path]) -> None:
+        self.folders = {folder: self.folders.get(folder) for folder in folders}
+
+    def apply_settings(
+        self, settings: Settings | None, folders: Mapping[Path, Settings | None] | None = None
+    ) -> None:
+        """Takes the client's global settings (None: keep them) and those of the folders
+        given; each open document takes its folder's, and is checked again with another card
+        index when they (or its project file) name another one."""
+        if settings is not None:
+            self.settings = settings
+        for folder, folder_settings in (folders or {}).items():
+            if folder in self.folders:
+                self.folders[folder] = folder_settings
+        for document in self.documents.values():
+            self.refresh(document)
+
+    def refresh(self, document: OpenDocument) -> None:
+        """Gives the document its folder's settings and the card index they and its project
+        file name."""
+        document.settings = self.settings_for(document.uri)
+        cards = self.cards_for(document.settings, document.config)
+        if cards is not document.cards:
+            document.use_cards(cards)
+
+    def cards_for(self, settings: Settings, project: config.Config) -> CardIndex | None:
+        """The editor's `mtgr.cardsFile`, else the project file's `cards-file`, else the
+        index `mtgr cards import` made, if any; each opened once."""
+        if settings.cards_file:
+            path: str | None = settings.cards_file
+        elif project.cards_file is not None:
+            path = str(project.cards_file)
+        else:
+            default = default_index_path()
+            path = str(default) if default.is_file() else None
+        if path is None:
+            return None
+        if path not in self._indexes:
+            try:
+                self._indexes[path] = open_index(Path(path).expanduser())
+            except CardFileError as error:
+                self._indexes[path] = None
+                self.problems.append(f"mtgr: card index not used: {error}")
+        return self._indexes[path]
+
+    def forget_failed_cards(self) -> None:
+        """Tries the card files that could not be used again when next asked (after a
+        settings change: one may be there now)."""
+        self._indexes = {path: cards for path, cards in self._indexes.items() if cards}
+
+    def take_problems(self) -> list[str]:
+        problems, self.problems = self.problems, []
+        return problems
+
+    # -- documents
     def open(self, uri: str, text: str, version: int | None, check: bool = True) -> OpenDocument:
-        document = OpenDocument(uri, text, version, self.encoding, check, self.cards)
+        settings = self.settings_for(uri)
+        project = _project(uri)
+        cards = self.cards_for(settings, project[1])
+        document = OpenDocument(
+            uri, text, version, self.encoding, check, cards, settings=settings, project=project
+        )
         self.documents[uri] = document
         return document
 

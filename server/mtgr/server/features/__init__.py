@@ -13,6 +13,7 @@ from mtgr.server.features import (
     navigation,
     semantic_tokens,
     symbols,
+    workspace,
 )
 
 ALL_FEATURES = (
@@ -28,4 +29,5 @@ ALL_FEATURES = (
     formatting.register,
     code_actions.register,
     board.register,
+    workspace.register,
 )

@@ -72,7 +72,7 @@ def board(server: MtgrServer, params: Any) -> dict[str, Any] | None:
     document = server.session.get(uri)
     if document is None or not document.checked or len(document.document) == 0:
         return None  # not open, or its first check is still running: ask again later
-    record = record_of(document, server.session.settings)
+    record = record_of(document, document.settings)
     line = min(line, len(document.document) - 1)
     drawn = record.board(line + 1)
     result: dict[str, Any] = {

@@ -53,7 +53,7 @@ def code_actions(
     only = params.context.only
     if only and not any(types.CodeActionKind.QuickFix.value.startswith(k) for k in only):
         return []
-    current = {(d.code, d.line, d.span) for d in document.diagnostics(server.session.settings)}
+    current = {(d.code, d.line, d.span) for d in document.diagnostics(document.settings)}
     actions: list[types.CodeAction] = []
     for diagnostic in params.context.diagnostics:
         code = diagnostic.code

@@ -340,7 +340,7 @@ def publish(server: MtgrServer, document: OpenDocument, walk: Walk | None = None
     if client_pulls(server):
         return
     kept = published(document)
-    body = kept.build(document, server.session.settings, walk)
+    body = kept.build(document, document.settings, walk)
     LOGGER.debug("%s version %s: %d diagnostics", document.uri, document.version, kept.count)
     # a re-check under way gives no version: its diagnostics are not yet the version's
     version = "" if document.version is None or walk else f',"version":{int(document.version)}'
@@ -380,7 +380,7 @@ def register(server: MtgrServer) -> None:
     @server.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
         types.DiagnosticOptions(
-            identifier="mtgr", inter_file_dependencies=False, workspace_diagnostics=False
+            identifier="mtgr", inter_file_dependencies=False, workspace_diagnostics=True
         ),
     )
     async def pull(params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
@@ -391,7 +391,7 @@ def register(server: MtgrServer) -> None:
         if document is None:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         kept = published(document)
-        body = kept.build(document, server.session.settings)
+        body = kept.build(document, document.settings)
         result_id = kept.result_id
         if params.previous_result_id == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)

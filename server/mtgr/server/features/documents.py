@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from mtgr import __version__
 from mtgr.config import CONFIG_FILES
-from mtgr.server.features import inlay_hints
+from mtgr.server.features import inlay_hints, workspace
 from mtgr.server.features.diagnostics import publish, publish_all
 from mtgr.server.features.log import LOGGER
 from mtgr.server.lifetime import watch_client
-from mtgr.server.session import OpenDocument, Settings
+from mtgr.server.session import OpenDocument, Settings, fs_path
 
 if TYPE_CHECKING:
     from mtgr.server.app import MtgrServer
@@ -26,14 +28,16 @@ def register(server: MtgrServer) -> None:
             server.workspace.position_encoding or types.PositionEncodingKind.Utf16
         )
         server.protocol.trace = params.trace or types.TraceValue.Off
+        server.session.set_folders(list(workspace_folders(server)))
         options = params.initialization_options
         mtgr = options.get("mtgr", options) if isinstance(options, dict) else None
         use_settings(server, Settings.from_client(mtgr))
         LOGGER.info(
-            "mtgr %s; position encoding %s; settings %s",
+            "mtgr %s; position encoding %s; settings %s; workspace folders %s",
             __version__,
             getattr(server.session.encoding, "value", server.session.encoding),
             server.session.settings,
+            ", ".join(map(str, server.session.folders)) or "none",
         )
 
     @server.feature(types.INITIALIZED)
@@ -41,27 +45,45 @@ def register(server: MtgrServer) -> None:
         server.client_watch = watch_client(server.process_id)
         await refresh_settings(server)
         warn_about_settings(server)
+        workspace.check_soon(server)
+        await workspace.watch_records(server)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def configuration_changed(params: types.DidChangeConfigurationParams) -> None:
         settings = params.settings
+        server.session.forget_failed_cards()
         if isinstance(settings, dict) and "mtgr" in settings:
             use_settings(server, Settings.from_client(settings["mtgr"]))
+            await refresh_settings(server, folders_only=True)
         else:
             await refresh_settings(server)
         LOGGER.info("settings changed: %s", server.session.settings)
         warn_about_settings(server)
         publish_all(server)
         inlay_hints.refresh(server)
+        workspace.check_soon(server)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    async def folders_changed(params: types.DidChangeWorkspaceFoldersParams) -> None:
+        server.session.set_folders(list(workspace_folders(server)))  # pygls keeps the list
+        server.session.apply_settings(None)  # an open document may be in another folder now
+        LOGGER.info("workspace folders: %s", ", ".join(map(str, server.session.folders)))
+        await refresh_settings(server, folders_only=True)
+        publish_all(server)
+        workspace.check_soon(server)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-    def settings_files_changed(params: types.DidChangeWatchedFilesParams) -> None:
-        if not any(c.uri.endswith(SETTINGS_FILES) for c in params.changes):
-            return
-        for document in server.session.documents.values():
-            document.reload_config()
-            log_config_warnings(server, document)
-        publish_all(server)
+    def files_changed(params: types.DidChangeWatchedFilesParams) -> None:
+        if any(c.uri.endswith(SETTINGS_FILES) for c in params.changes):
+            for document in server.session.documents.values():
+                document.reload_config()
+                server.session.refresh(document)
+                log_config_warnings(server, document)
+            show_problems(server)
+            publish_all(server)
+            workspace.check_soon(server)
+        else:
+            workspace.files_changed(server, params.changes)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(params: types.DidOpenTextDocumentParams) -> None:
@@ -69,6 +91,7 @@ def register(server: MtgrServer) -> None:
         large = item.text.count("\n") >= LARGE_DOCUMENT_LINES
         document = server.session.open(item.uri, item.text, item.version, check=not large)
         log_config_warnings(server, document)
+        show_problems(server)
         if large:
             check_soon(server, document)
         else:
@@ -83,8 +106,10 @@ def register(server: MtgrServer) -> None:
         if document.version is not None and version is not None and version < document.version:
             return  # a stale change: never apply it over a newer one
         if document.reload_config(force=False):  # for clients that do not report file changes
+            server.session.refresh(document)
             log_config_warnings(server, document)
-        if not server.session.settings.incremental:
+            show_problems(server)
+        if not document.settings.incremental:
             document.change(list(params.content_changes), version, incremental=False)
             publish(server, document)
             return
@@ -93,10 +118,12 @@ def register(server: MtgrServer) -> None:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(params: types.DidCloseTextDocumentParams) -> None:
-        server.session.close(params.text_document.uri)
-        server.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[])
-        )
+        uri = params.text_document.uri
+        server.session.close(uri)
+        if not workspace.check_closed(server, uri):  # what the file on disk says, if checked
+            server.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+            )
 
 
 # A document this long is first checked in steps, with progress, answering requests
@@ -196,23 +223,61 @@ def _client_shows_progress(server: MtgrServer) -> bool:
     return bool(window and window.work_done_progress)
 
 
-async def refresh_settings(server: MtgrServer) -> None:
+def workspace_folders(server: MtgrServer) -> dict[Path, str]:
+    """The workspace folders (the root, for clients that name no folders), by path, with the
+    URI a configuration request names each by."""
+    uris = [folder.uri for folder in server.workspace.folders.values()]
+    if not uris and server.workspace.root_uri:
+        uris = [server.workspace.root_uri]
+    folders = {}
+    for uri in uris:
+        path = fs_path(uri)
+        if path is not None:
+            folders[path] = uri
+    return folders
+
+
+async def refresh_settings(server: MtgrServer, folders_only: bool = False) -> None:
+    """Asks the client for the `mtgr` settings (workspace/configuration): the global ones
+    (unless they were just pushed) and each workspace folder's (scopeUri), where the
+    client can answer that request."""
     capabilities = server.client_capabilities.workspace
     if capabilities is None or not capabilities.configuration:
         return
+    folders = workspace_folders(server)
+    items = [] if folders_only else [types.ConfigurationItem(section="mtgr")]
+    items += [types.ConfigurationItem(scope_uri=uri, section="mtgr") for uri in folders.values()]
+    if not items:
+        return
+    pushes = server.session.pushes
     try:
-        values = await server.workspace_configuration_async(
-            types.ConfigurationParams(items=[types.ConfigurationItem(section="mtgr")])
-        )
+        answer = await server.workspace_configuration_async(types.ConfigurationParams(items=items))
     except Exception:  # a client that fails to answer keeps the settings we have
         return
-    if values:
-        use_settings(server, Settings.from_client(values[0]))
+    if not isinstance(answer, Sequence) or len(answer) != len(items):
+        return
+    values = list(answer)
+    settings = None if folders_only else Settings.from_client(values.pop(0))
+    if server.session.pushes != pushes:
+        settings = None  # the client pushed settings while we asked: those are newer
+    by_folder = {
+        folder: Settings.from_client(value) if isinstance(value, Mapping) else None
+        for folder, value in zip(folders, values, strict=True)
+    }
+    server.session.apply_settings(settings, by_folder)
+    show_problems(server)
 
 
 def use_settings(server: MtgrServer, settings: Settings) -> None:
-    problem = server.session.apply_settings(settings)
-    if problem:
+    """Settings the client sent (initializationOptions, didChangeConfiguration)."""
+    server.session.pushes += 1
+    server.session.apply_settings(settings)
+    show_problems(server)
+
+
+def show_problems(server: MtgrServer) -> None:
+    """Card files that could not be used, once each time they are tried."""
+    for problem in server.session.take_problems():
         server.window_show_message(
             types.ShowMessageParams(type=types.MessageType.Warning, message=problem)
         )
@@ -222,8 +287,9 @@ def use_settings(server: MtgrServer, settings: Settings) -> None:
 # It is read when a document opens, again for every open document when the client says a
 # settings file changed (the VS Code extension watches them: `synchronize.fileEvents`),
 # and for an edited document when its settings file was written since (a few `stat`s).
-# The server does not register the watch itself (client/registerCapability): clients
-# that cannot answer that request would fail it.
+# The server does not register that watch itself (client/registerCapability): clients
+# that cannot answer that request would fail it. It registers one for records
+# (features/workspace.py) only with clients that declare dynamic registration of watchers.
 
 SETTINGS_FILES = tuple(f"/{name}" for name in CONFIG_FILES)
 
@@ -236,9 +302,13 @@ def log_config_warnings(server: MtgrServer, document: OpenDocument) -> None:
 
 
 def warn_about_settings(server: MtgrServer) -> None:
-    """Settings that mean nothing (an unknown code) are shown once, not silently dropped."""
-    warnings = server.session.settings.warnings
-    if warnings:
+    """Settings that mean nothing (an unknown code) are shown once, not silently dropped;
+    shown again only when they are others."""
+    session = server.session
+    every = [session.settings, *(s for s in session.folders.values() if s is not None)]
+    warnings = list(dict.fromkeys(w for settings in every for w in settings.warnings))
+    shown, session.warnings_shown = session.warnings_shown, warnings
+    if warnings and warnings != shown:
         server.window_show_message(
             types.ShowMessageParams(type=types.MessageType.Warning, message="; ".join(warnings))
         )

@@ -561,12 +561,12 @@ def register(server: MtgrServer) -> None:
         document = server.session.get(params.text_document.uri)
         if document is None:
             return None
-        await load_rules(server.session.settings.rules_file)
+        await load_rules(document.rules_file(document.settings))
         document = server.session.get(params.text_document.uri)
         if document is None:  # closed while the rules were read
             return None
         line, column = document.to_column_position(params.position)
-        markdown = hover_markdown(document, server.session.settings, line, column)
+        markdown = hover_markdown(document, document.settings, line, column)
         if not markdown:
             return None
         token_range = _hover_range(document, line, column)

@@ -94,9 +94,9 @@ def refresh(server: MtgrServer) -> None:
 def register(server: MtgrServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
     def inlay_hint(params: types.InlayHintParams) -> list[types.InlayHint] | None:
-        if not server.session.settings.inlay_hints:
-            return []
         document = server.session.get(params.text_document.uri)
         if document is None:
             return None
+        if not document.settings.inlay_hints:
+            return []
         return hints(document, params.range.start.line, params.range.end.line)

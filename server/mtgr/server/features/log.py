@@ -2,12 +2,17 @@
 window/logMessage, as many as its trace value asks for (initialize's `trace`, then
 `$/setTrace`; VS Code sends `mtgr.trace.server` as both): `off` none, `messages` information
 and above, `verbose` every record. A logger of its own: the rest of `mtgr` (the transport's
-warnings) keeps Python's default of warnings to stderr, which a handler on `mtgr` would end."""
+warnings) keeps Python's default of warnings to stderr, which a handler on `mtgr` would end.
+
+`mtgr lsp --log-file PATH` writes, besides, every record of `mtgr` (and pygls's information
+and warnings) to a file, whatever the trace value: for a bug report, or a client that shows
+no log."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -63,6 +68,19 @@ class ClientLog(logging.Handler):
 
 
 _CLIENT_LOG = ClientLog()
+
+
+def log_to_file(path: Path) -> None:
+    """Appends the log to `path`; warnings still go to stderr as they did without it."""
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    errors = logging.StreamHandler()
+    errors.setLevel(logging.WARNING)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.addHandler(errors)
+    root.setLevel(logging.INFO)
+    logging.getLogger("mtgr").setLevel(logging.DEBUG)
 
 
 def register(server: MtgrServer) -> None:
