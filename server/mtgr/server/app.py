@@ -3,6 +3,7 @@ and is registered here, in one place."""
 
 from __future__ import annotations
 
+import json
 import threading
 
 from lsprotocol import types
@@ -11,6 +12,8 @@ from pygls.protocol import LanguageServerProtocol, lsp_method
 
 from mtgr import __version__
 from mtgr.server.collector import Collector
+from mtgr.server.features.diagnostics import send_raw
+from mtgr.server.features.raw import RawResult
 from mtgr.server.session import Session
 from mtgr.server.transport import serve_stdio, serve_tcp
 
@@ -34,6 +37,15 @@ class MtgrProtocol(LanguageServerProtocol):
     def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):  # type: ignore[override]
         if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CLOSE)) is not None:
             yield handler, (params,), None
+
+    def _send_response(self, msg_id, result=None, error=None):  # type: ignore[no-untyped-def]
+        """A feature's reply that is JSON already (features/raw.py) is written as it is."""
+        if error is None and isinstance(result, RawResult):
+            self._result_types.pop(msg_id, None)
+            message = f'{{"jsonrpc":"2.0","id":{json.dumps(msg_id)},"result":{result}}}'
+            send_raw(self._server, message)  # type: ignore[arg-type]
+            return
+        super()._send_response(msg_id, result, error)
 
 
 class MtgrServer(LanguageServer):

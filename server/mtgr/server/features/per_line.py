@@ -1,0 +1,69 @@
+"""Values derived from each line of an open document, kept between requests.
+
+A request on a long record reads every line, but between two requests an edit changes a
+few: the lines the document still holds unchanged (the same `Line` objects: the line
+store makes a new one only for a line an edit touched) keep their values, and only the
+lines between the unchanged start and end of the document are derived again. Finding
+those ends compares object ids a chunk at a time, so an unchanged document costs a copy
+of the line list, not a call a line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Generic, TypeVar
+
+from mtgr.rules.walk import Line
+
+V = TypeVar("V")
+
+_CHUNK = 512
+
+
+class PerLine(Generic[V]):
+    """`derive(index)` for every line, brought up to date by `update`."""
+
+    def __init__(self) -> None:
+        # the lines the values were derived from: held, so no new line can take their ids
+        self._lines: list[Line] = []
+        self._ids: list[int] = []
+        self.values: list[V] = []
+
+    def update(self, lines: Sequence[Line], derive: Callable[[int], V]) -> bool:
+        """Derives the values of the lines changed since the last update; False when
+        nothing changed."""
+        ids = list(map(id, lines))
+        old = self._ids
+        head = common_length(old, ids, 1)
+        tail = min(common_length(old, ids, -1), min(len(old), len(ids)) - head)
+        end = len(ids) - tail
+        changed = head < end or len(old) != len(ids)
+        if changed:
+            self.values[head : len(old) - tail] = [derive(i) for i in range(head, end)]
+        self._lines = list(lines)
+        self._ids = ids
+        return changed
+
+
+def common_length(a: Sequence[object], b: Sequence[object], direction: int) -> int:
+    """How many items the sequences share from the start (direction 1) or the end (-1);
+    whole chunks are compared as slices first (at C speed)."""
+    limit = min(len(a), len(b))
+    done = 0
+    while done + _CHUNK <= limit and _slice(a, done, _CHUNK, direction) == _slice(
+        b, done, _CHUNK, direction
+    ):
+        done += _CHUNK
+    while done < limit and a[_index(done, direction)] == b[_index(done, direction)]:
+        done += 1
+    return done
+
+
+def _slice(items: Sequence[object], done: int, chunk: int, direction: int) -> Sequence[object]:
+    if direction == 1:
+        return items[done : done + chunk]
+    return items[len(items) - done - chunk : len(items) - done]
+
+
+def _index(done: int, direction: int) -> int:
+    return done if direction == 1 else -1 - done
