@@ -2,22 +2,33 @@
 
 A record names a card once, when it becomes known; after that it is `#N` alone. The hint
 puts the name back where the reader needs it, from the state at that line.
+
+Both come from what the walk keeps, not from walking again: the names from the objects
+each line names as they stand after it (`Walk.objects_after`), the life totals from the
+state after the turn line, rebuilt from the checkpoint before it and kept until that
+checkpoint or a line between changes. Each line's hints are kept as JSON (features/raw.py)
+with what they were made from, so a request after an edit builds the edited lines only.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from lsprotocol import types
 
+from mtgr.rules.apply import apply
 from mtgr.rules.state import GameState
-from mtgr.server.features.hover import object_refs
-from mtgr.server.features.semantic_tokens import states_after
+from mtgr.rules.walk import Line
+from mtgr.server.features.raw import RawResult, dumps, raw_list
 from mtgr.syntax import tree as t
 
 if TYPE_CHECKING:
     from mtgr.server.app import MtgrServer
     from mtgr.server.session import OpenDocument
+
+_Objects = tuple[tuple[int, str | None], ...]
 
 
 def named_here(statement: t.Statement) -> set[int]:
@@ -32,55 +43,143 @@ def named_here(statement: t.Statement) -> set[int]:
     return named
 
 
-def life_totals(state: GameState) -> str:
-    return " · ".join(f"{p.name} {p.life}" for p in state.players)
+def life_totals(state: GameState) -> str | None:
+    """The label on a turn line; None before any player is declared."""
+    return " · ".join(f"{p.name} {p.life}" for p in state.players) or None
 
 
-def line_hints(document: OpenDocument, line: int, state: GameState) -> list[types.InlayHint]:
-    """Hints for one line, given the state after it."""
+def line_hints(document: OpenDocument, line: int, objects: _Objects, life: str | None) -> list[str]:
+    """One line's hints as JSON, given the objects it names as they stand after it and,
+    on a turn line, the life totals after it."""
     statement = document.document.lines[line].parsed.statement
     if statement is None:
         return []
-    hints: list[types.InlayHint] = []
-    if isinstance(statement, t.Turn) and state.players:
+    hints: list[str] = []
+    if isinstance(statement, t.Turn) and life is not None:
         end = document.to_character(line, statement.span.end)
         hints.append(
-            types.InlayHint(
-                position=types.Position(line=line, character=end),
-                label=life_totals(state),
-                padding_left=True,
-                tooltip="life totals at the start of the turn",
-            )
+            f'{{"position":{{"line":{line},"character":{end}}},"label":{dumps(life)},'
+            '"tooltip":"life totals at the start of the turn","paddingLeft":true}'
         )
+    if not objects:
+        return hints
+    names = dict(objects)
     skip = named_here(statement)
-    for ref in sorted(object_refs(statement), key=lambda r: r.span.start):
-        if ref.number in skip:
+    for ref in sorted(statement.objects, key=lambda r: r.span.start):
+        name = names.get(ref.number)
+        if name is None or ref.number in skip:
             continue
-        obj = state.obj(ref.number)
-        if obj is None or obj.name is None:
-            continue
-        position = types.Position(line=line, character=document.to_character(line, ref.span.end))
+        character = document.to_character(line, ref.span.end)
         hints.append(
-            types.InlayHint(
-                position=position,
-                label=obj.name,
-                kind=types.InlayHintKind.Type,
-                padding_left=True,
-            )
+            f'{{"position":{{"line":{line},"character":{character}}},"label":{dumps(name)},'
+            f'"kind":{types.InlayHintKind.Type.value},"paddingLeft":true}}'
         )
     return hints
 
 
-def hints(document: OpenDocument, first: int, last: int) -> list[types.InlayHint]:
+# What each line's hints were made from: (line number, parse, objects, life totals, JSON)
+_Kept = tuple[int, t.ParsedLine, _Objects, str | None, list[str]]
+# The state after a turn line, as a label, with what it was rebuilt from: (the checkpoint,
+# the lines from the checkpoint's to the turn's, the label)
+_Life = tuple[GameState, Sequence[Line], str | None]
+
+
+class _Remembered:
+    def __init__(self) -> None:
+        self.lines: dict[int, _Kept] = {}
+        self.life: dict[int, _Life] = {}
+
+
+# Gone with the document when it closes.
+_REMEMBERED: WeakKeyDictionary[OpenDocument, _Remembered] = WeakKeyDictionary()
+
+
+def hints(document: OpenDocument, first: int, last: int) -> RawResult:
     count = len(document.document)
     if count == 0:
-        return []
+        return raw_list(())
     first = max(0, min(first, count - 1))
     last = max(first, min(last, count - 1))
-    found: list[types.InlayHint] = []
-    for offset, state in enumerate(states_after(document, first, last)):
-        found.extend(line_hints(document, first + offset, state))
-    return found
+    remembered = _REMEMBERED.get(document)
+    if remembered is None:
+        remembered = _REMEMBERED[document] = _Remembered()
+    kept = remembered.lines
+    lines = document.document.lines
+    found: list[str] = []
+    for index, objects, life in _facts(document, remembered, first, last):
+        parsed = lines[index].parsed
+        line_id = lines[index].id
+        cached = kept.get(line_id)
+        if (
+            cached is not None
+            and cached[0] == index
+            and cached[1] is parsed
+            and cached[2] == objects
+            and cached[3] == life
+        ):
+            found += cached[4]
+            continue
+        made = line_hints(document, index, objects, life)
+        kept[line_id] = (index, parsed, objects, life, made)
+        found += made
+    for table in (kept, remembered.life):
+        if len(table) > count:  # forget the lines edits removed
+            alive = {line.id for line in lines}
+            for line_id in [i for i in table if i not in alive]:
+                del table[line_id]
+    return raw_list(found)
+
+
+def _facts(
+    document: OpenDocument, remembered: _Remembered, first: int, last: int
+) -> Iterator[tuple[int, _Objects, str | None]]:
+    """(line, objects it names after it, life totals after a turn line) for each line
+    from `first` to `last` that has a statement."""
+    lines = document.document.lines
+    if not document.checked:  # the first check is under way: walk the lines asked for
+        state = document.state_before(first)
+        for index in range(first, last + 1):
+            statement = lines[index].parsed.statement
+            if statement is None:
+                continue
+            state = apply(state, statement, lines[index].id)
+            objects = tuple(
+                (ref.number, obj.name)
+                for ref in statement.objects
+                if (obj := state.obj(ref.number)) is not None
+            )
+            life = life_totals(state) if isinstance(statement, t.Turn) else None
+            yield index, objects, life
+        return
+    walk = document.walk
+    objects_after = walk.objects_after
+    for index in range(first, last + 1):
+        line = lines[index]
+        statement = line.parsed.statement
+        if statement is None:
+            continue
+        life = _life_after(document, remembered, index) if isinstance(statement, t.Turn) else None
+        yield index, objects_after.get(line.id, ()), life
+
+
+def _life_after(document: OpenDocument, remembered: _Remembered, index: int) -> str | None:
+    """The life totals after a turn line: from the checkpoint at or before it, applying the
+    lines between, unless that checkpoint and those lines are the ones used last time."""
+    lines = document.document.lines
+    checkpoints = document.walk.checkpoints
+    start = index
+    while start > 0 and lines[start].id not in checkpoints:
+        start -= 1
+    checkpoint = checkpoints.get(lines[start].id)
+    between = lines[start : index + 1]
+    kept = remembered.life.get(lines[index].id)
+    if kept is not None and kept[0] is checkpoint and kept[1] == between:
+        return kept[2]
+    state = document.state_after(index)
+    label = life_totals(state)
+    if checkpoint is not None:
+        remembered.life[lines[index].id] = (checkpoint, between, label)
+    return label
 
 
 def refresh(server: MtgrServer) -> None:
@@ -93,7 +192,7 @@ def refresh(server: MtgrServer) -> None:
 
 def register(server: MtgrServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
-    def inlay_hint(params: types.InlayHintParams) -> list[types.InlayHint] | None:
+    def inlay_hint(params: types.InlayHintParams) -> list[types.InlayHint] | RawResult | None:
         if not server.session.settings.inlay_hints:
             return []
         document = server.session.get(params.text_document.uri)

@@ -142,7 +142,7 @@ def selection_range(document: OpenDocument, position: types.Position) -> types.S
     spans.append(t.Span(0, len(text)))
     ranges = [document.range(line_number, s) for s in spans]
     around = [b for b in walk_blocks(document_blocks(document)) if b.start <= line_number <= b.end]
-    ranges.extend(block_range(document, b) for b in reversed(around))
+    ranges.extend(block_range(b) for b in reversed(around))
     chain: types.SelectionRange | None = None
     for item in reversed(_distinct(ranges)):
         chain = types.SelectionRange(range=item, parent=chain)

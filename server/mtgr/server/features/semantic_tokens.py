@@ -18,6 +18,8 @@ from lsprotocol import types
 from mtgr.rules.apply import apply
 from mtgr.rules.state import ZONES, GameState
 from mtgr.rules.walk import Walk
+from mtgr.server.features.per_line import common_length
+from mtgr.server.features.raw import RawResult
 from mtgr.syntax import tree as t
 from mtgr.syntax.parser import GRAMMAR
 
@@ -157,7 +159,16 @@ def line_tokens(
 def encode(document: OpenDocument, first: int = 0, last: int | None = None) -> list[int]:
     """Lines `first` to `last` (the whole document by default) as LSP's relative
     five-integer groups; the first token is relative to the start of the document."""
+    return _encode(document, first, last)[0]
+
+
+def _encode(
+    document: OpenDocument, first: int = 0, last: int | None = None
+) -> tuple[list[int], list[str]]:
+    """`encode`, and the same integers as JSON pieces (a line's groups each, kept with
+    the line), which joined with commas are the answer's `data`."""
     data: list[int] = []
+    pieces: list[str] = []
     count = len(document.document)
     last = count - 1 if last is None else min(last, count - 1)
     previous_line = 0
@@ -171,19 +182,22 @@ def encode(document: OpenDocument, first: int = 0, last: int | None = None) -> l
             objects = _objects_before(document, line)
         cached = remembered.get(entry.id)
         if cached is not None and cached[0] is entry.parsed and cached[1] == objects:
-            encoded = cached[2]
+            encoded, written = cached[2], cached[3]
         else:
             encoded = _encode_line(line_tokens(document, line, dict(objects)))
-            remembered[entry.id] = (entry.parsed, objects, encoded)
+            written = ",".join(map(str, encoded))
+            remembered[entry.id] = (entry.parsed, objects, encoded, written)
         if encoded:
             data.append(line - previous_line)
             data.extend(encoded)
+            pieces.append(str(line - previous_line))
+            pieces.append(written)
             previous_line = line
     if len(remembered) > 2 * count:  # forget the lines edits removed
         alive = {entry.id for entry in lines}
         for line_id in [i for i in remembered if i not in alive]:
             del remembered[line_id]
-    return data
+    return data, pieces
 
 
 def _objects_before(document: OpenDocument, line: int) -> tuple[tuple[int, str | None], ...]:
@@ -209,13 +223,22 @@ def _encode_line(tokens: list[tuple[int, int, int, int]]) -> tuple[int, ...]:
     return tuple(encoded)
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Sent:
     """The last whole-document answer: the next delta request is an edit of it."""
 
     result_id: str
     walk: Walk
     data: list[int]
+    pieces: list[str]  # `data` as JSON, in pieces
+    written: RawResult | None = None  # the whole answer as JSON, once asked for
+
+    def json(self) -> RawResult:
+        if self.written is None:
+            self.written = RawResult(
+                f'{{"resultId":"{self.result_id}","data":[{",".join(self.pieces)}]}}'
+            )
+        return self.written
 
 
 _Objects = tuple[tuple[int, str | None], ...]
@@ -227,7 +250,9 @@ class _Remembered:
     tokens with the parse and objects they came from (an edit changes a few lines only)."""
 
     sent: _Sent | None = None
-    lines: dict[int, tuple[t.ParsedLine, _Objects, tuple[int, ...]]] = field(default_factory=dict)
+    lines: dict[int, tuple[t.ParsedLine, _Objects, tuple[int, ...], str]] = field(
+        default_factory=dict
+    )
 
 
 # Gone with the document when it closes.
@@ -249,65 +274,43 @@ def current(document: OpenDocument) -> _Sent:
     sent = remembered.sent
     if sent is not None and sent.walk is document.walk:
         return sent
-    sent = remembered.sent = _Sent(str(next(_RESULT_IDS)), document.walk, encode(document))
+    walk = document.walk
+    sent = remembered.sent = _Sent(str(next(_RESULT_IDS)), walk, *_encode(document))
     return sent
 
 
 def edit_between(old: list[int], new: list[int]) -> types.SemanticTokensEdit:
     """One edit turning `old` into `new`: what lies between their common ends. An edit
     changes a line or a few, so the rest of a long document is never sent again."""
-    prefix = _common_length(old, new, 1)
+    prefix = common_length(old, new, 1)
     limit = min(len(old), len(new)) - prefix
-    suffix = min(_common_length(old, new, -1), limit)
+    suffix = min(common_length(old, new, -1), limit)
     return types.SemanticTokensEdit(
         start=prefix, delete_count=len(old) - prefix - suffix, data=new[prefix : len(new) - suffix]
     )
 
 
-def _common_length(a: list[int], b: list[int], direction: int, chunk: int = 512) -> int:
-    """How many items the lists share from the start (direction 1) or the end (-1); whole
-    chunks are compared as slices first, which is what keeps a long document fast."""
-    limit = min(len(a), len(b))
-    done = 0
-    while done + chunk <= limit and _slice(a, done, chunk, direction) == _slice(
-        b, done, chunk, direction
-    ):
-        done += chunk
-    while done < limit and a[_index(done, direction)] == b[_index(done, direction)]:
-        done += 1
-    return done
-
-
-def _slice(items: list[int], done: int, chunk: int, direction: int) -> list[int]:
-    if direction == 1:
-        return items[done : done + chunk]
-    return items[len(items) - done - chunk : len(items) - done]
-
-
-def _index(done: int, direction: int) -> int:
-    return done if direction == 1 else -1 - done
-
-
 def register(server: MtgrServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
-    def semantic_tokens_full(params: types.SemanticTokensParams) -> types.SemanticTokens:
+    def semantic_tokens_full(
+        params: types.SemanticTokensParams,
+    ) -> types.SemanticTokens | RawResult:
         document = server.session.get(params.text_document.uri)
         if document is None:
             return types.SemanticTokens(data=[])
-        sent = current(document)
-        return types.SemanticTokens(result_id=sent.result_id, data=sent.data)
+        return current(document).json()
 
     @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA)
     def semantic_tokens_delta(
         params: types.SemanticTokensDeltaParams,
-    ) -> types.SemanticTokens | types.SemanticTokensDelta:
+    ) -> types.SemanticTokens | types.SemanticTokensDelta | RawResult:
         document = server.session.get(params.text_document.uri)
         if document is None:
             return types.SemanticTokens(data=[])
         previous = _remembered(document).sent
         sent = current(document)
         if previous is None or previous.result_id != params.previous_result_id:
-            return types.SemanticTokens(result_id=sent.result_id, data=sent.data)
+            return sent.json()
         if previous is sent:
             return types.SemanticTokensDelta(result_id=sent.result_id, edits=[])
         edit = edit_between(previous.data, sent.data)

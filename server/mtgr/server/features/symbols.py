@@ -40,7 +40,7 @@ _PHASE_OF_STEP = {step: phase for phase, step in STEP_ORDER if step}
 _NOT_PREGAME = (t.Header, t.PlayerDeclaration, t.Marker, t.GameStart, t.Turn, t.PhaseOrStep)
 
 
-@dataclass
+@dataclass(slots=True)
 class Block:
     """A stretch of lines that belongs together: from its opening line to its last content."""
 
@@ -52,6 +52,9 @@ class Block:
     detail: str | None = None
     children: list[Block] = field(default_factory=list)
     phase: str | None = None  # a phase block's name, so that its steps can nest in it
+    role: Role | None = None  # the role of its opening line
+    end_width: int = 0  # the width of its end line in the client's units
+    rank: int = 0  # how deep it sits (_RANK)
 
 
 _NO_SPAN = t.Span(0, 0)
@@ -59,109 +62,147 @@ _NO_SPAN = t.Span(0, 0)
 
 @dataclass(frozen=True, slots=True)
 class Role:
-    """What one line does to the outline, from its parse alone (so it is kept per line):
-    `kind` is a block kind, "end" (a keyframe's end), "pregame" (a statement that opens
-    the pregame where none is open), "content" or "comment" (a line with only a comment)."""
+    """What one line does to the outline, from its text alone (so it is kept per line):
+    `kind` is a block kind, "end" (a keyframe's end) or "comment" (a line with only a
+    comment). Columns are in the client's units: the selection's (`first`, `last`) and
+    the line's `width`."""
 
     kind: str
     name: str = ""
     span: t.Span = _NO_SPAN
     detail: str | None = None
     phase: str | None = None  # a phase's name, or the phase a step belongs to
+    first: int = 0
+    last: int = 0
+    width: int = 0
+    head: str = ""  # the start of its symbol's JSON: name, detail and kind
 
 
-_CONTENT = Role("content")
 COMMENT = Role("comment")
+# A line's role: a Role; the line's width alone (an int) for a line with content that
+# opens no block, most lines (where no turn has begun, an event may open the pregame:
+# `pregame_role` says); None for a blank line.
+LineRole = Role | int | None
 
 
-def line_role(parsed: t.ParsedLine) -> Role | None:
-    """The line's role; None for a blank line."""
+def line_role(document: OpenDocument, index: int) -> LineRole:
+    """The role of a line of the document."""
+    parsed = document.document.lines[index].parsed
     statement = parsed.statement
-    if statement is None:
-        if parsed.error is not None:
-            return _CONTENT
+    if statement is None and parsed.error is None:
         return COMMENT if parsed.comment is not None else None
+    width = document.to_character(index, len(document.document.texts[index]))
+    if statement is None:
+        return width
     span = statement.span
     if isinstance(statement, t.GameStart):
-        return Role("game", f"Game {statement.number.value}", span)
-    if isinstance(statement, t.Turn):
+        kind, name, detail, phase = "game", f"Game {statement.number.value}", None, None
+    elif isinstance(statement, t.Turn):
         name = f"Turn {statement.number.value} — {statement.player.name}"
-        return Role("turn", name, span, _cause_detail(statement))
-    if isinstance(statement, t.PhaseOrStep) and statement.verb.value == "phase":
+        kind, detail, phase = "turn", _cause_detail(statement), None
+    elif isinstance(statement, t.PhaseOrStep) and statement.verb.value == "phase":
         name = f"{_title(statement.name.value)} phase"
-        return Role("phase", name, span, _cause_detail(statement), statement.name.value)
-    if isinstance(statement, t.PhaseOrStep):
+        kind, detail, phase = "phase", _cause_detail(statement), statement.name.value
+    elif isinstance(statement, t.PhaseOrStep):
         name = f"{_title(statement.name.value)} step"
+        kind, detail = "step", _cause_detail(statement)
         phase = _PHASE_OF_STEP.get(statement.name.value)
-        return Role("step", name, span, _cause_detail(statement), phase)
-    if isinstance(statement, t.Marker) and statement.verb.value == "keyframe":
-        return Role("keyframe", "Keyframe", span)
-    if isinstance(statement, t.Marker) and statement.verb.value == "end":
-        return Role("end")
-    if isinstance(statement, t.Marker):  # incomplete: a gap, shown where it stands
-        return Role("gap", "Incomplete (gap)", span)
-    if not isinstance(statement, _NOT_PREGAME):
-        return Role("pregame", "Pregame", span)
-    return _CONTENT
+    elif isinstance(statement, t.Marker) and statement.verb.value == "keyframe":
+        kind, name, detail, phase = "keyframe", "Keyframe", None, None
+    elif isinstance(statement, t.Marker) and statement.verb.value == "end":
+        return Role("end", width=width)
+    elif isinstance(statement, t.Marker):  # incomplete: a gap, shown where it stands
+        kind, name, detail, phase = "gap", "Incomplete (gap)", None, None
+    else:
+        return width
+    first = document.to_character(index, span.start)
+    last = document.to_character(index, span.end)
+    return Role(kind, name, span, detail, phase, first, last, width, _head(kind, name, detail))
 
 
-def blocks_of_roles(roles: Sequence[Role | None]) -> list[Block]:
+def _head(kind: str, name: str, detail: str | None) -> str:
+    described = f',"detail":{dumps(detail)}' if detail is not None else ""
+    return f'{{"name":{dumps(name)}{described},"kind":{_KINDS[kind].value},'
+
+
+_PREGAME_HEAD = _head("pregame", "Pregame", None)
+
+
+def pregame_role(document: OpenDocument, index: int) -> Role | None:
+    """The pregame's role, for a line that opens it where none is open: an event."""
+    statement = document.document.lines[index].parsed.statement
+    if statement is None or isinstance(statement, _NOT_PREGAME):
+        return None
+    width = document.to_character(index, len(document.document.texts[index]))
+    first = document.to_character(index, statement.span.start)
+    last = document.to_character(index, statement.span.end)
+    return Role("pregame", "Pregame", statement.span, None, None, first, last, width, _PREGAME_HEAD)
+
+
+def blocks_of_roles(
+    roles: Sequence[LineRole], pregame: Callable[[int], Role | None]
+) -> list[Block]:
     """The nested blocks of a document, top level first, from each line's role; for the
     outline, the folds and selection ranges. A block's end is its last content line: set
     when it closes, so a line that opens nothing costs one comparison."""
     roots: list[Block] = []
     stack: list[Block] = []
     turn_seen = False
-    last = 0  # the last line with content so far
+    last = 0  # the last line with content so far, and its width
+    last_width = 0
 
     def close_to(rank: int) -> None:
-        while stack and _RANK[stack[-1].kind] >= rank:
-            stack.pop().end = last
+        while stack and stack[-1].rank >= rank:
+            block = stack.pop()
+            block.end, block.end_width = last, last_width
 
     def open_block(block: Block) -> None:
         (stack[-1].children if stack else roots).append(block)
         stack.append(block)
 
-    for index, role in enumerate(roles):
-        if role is None or role is COMMENT:
+    for index, line_role in enumerate(roles):
+        if type(line_role) is int:
+            opens = None
+            if not turn_seen and not any(b.rank >= 1 for b in stack):
+                opens = pregame(index)
+            if opens is None:
+                last, last_width = index, line_role
+                continue
+            line_role = opens
+        if line_role is None or line_role is COMMENT:
             continue
+        assert isinstance(line_role, Role)
+        role = line_role
         kind = role.kind
-        if kind == "content" or (kind == "pregame" and turn_seen):
-            last = index
+        if kind == "end":
+            last, last_width = index, role.width
+            if any(b.kind == "keyframe" for b in stack):
+                close_to(4)
             continue
         if kind == "game":
             close_to(0)
             turn_seen = False
-            open_block(Block("game", role.name, index, index, role.span))
         elif kind == "turn":
             close_to(1)
             turn_seen = True
-            open_block(Block("turn", role.name, index, index, role.span, role.detail))
         elif kind == "phase":
             close_to(2)
-            block = Block("phase", role.name, index, index, role.span, role.detail)
-            block.phase = role.phase
-            open_block(block)
         elif kind == "step":
             in_phase = any(b.kind == "phase" and b.phase == role.phase for b in stack)
             close_to(3 if in_phase else 2)
-            open_block(Block("step", role.name, index, index, role.span, role.detail))
-        elif kind == "keyframe":
-            close_to(4)
-            open_block(Block("keyframe", role.name, index, index, role.span))
-        elif kind == "end":
-            last = index
-            if any(b.kind == "keyframe" for b in stack):
-                close_to(4)
-            continue
-        elif kind == "gap":
-            close_to(5)
-            (stack[-1].children if stack else roots).append(
-                Block("gap", role.name, index, index, role.span)
-            )
-        elif not any(_RANK[b.kind] >= 1 for b in stack):  # the pregame's first statement
-            open_block(Block("pregame", role.name, index, index, role.span))
-        last = index
+        elif kind in ("keyframe", "gap"):
+            close_to(4 if kind == "keyframe" else 5)
+        block = Block(
+            kind, role.name, index, index, role.span, role.detail, role=role, rank=_RANK[kind]
+        )
+        if kind == "phase":
+            block.phase = role.phase
+        if kind == "gap":  # shown where it stands, holding nothing
+            block.end_width = role.width
+            (stack[-1].children if stack else roots).append(block)
+        else:
+            open_block(block)
+        last, last_width = index, role.width
     close_to(0)
     return roots
 
@@ -194,13 +235,10 @@ def _cause_detail(statement: t.Statement) -> str | None:
     return "extra, by sba"
 
 
-def block_range(document: OpenDocument, block: Block) -> types.Range:
-    end_text = document.document.texts[block.end]
+def block_range(block: Block) -> types.Range:
     return types.Range(
         start=types.Position(line=block.start, character=0),
-        end=types.Position(
-            line=block.end, character=document.to_character(block.end, len(end_text))
-        ),
+        end=types.Position(line=block.end, character=block.end_width),
     )
 
 
@@ -209,7 +247,7 @@ class _Outline:
     """An open document's outline, kept between requests: each line's role (derived again
     only for the lines edited since), the blocks, and the replies built from them."""
 
-    roles: PerLine[Role | None] = field(default_factory=PerLine)
+    roles: PerLine[LineRole] = field(default_factory=PerLine)
     blocks: list[Block] | None = None
     replies: dict[object, RawResult] = field(default_factory=dict)
 
@@ -222,12 +260,13 @@ def _outline(document: OpenDocument) -> _Outline:
     outline = _OUTLINES.get(document)
     if outline is None:
         outline = _OUTLINES[document] = _Outline()
-    lines = document.document.lines
-    if outline.roles.update(lines, lambda index: line_role(lines[index].parsed)):
+    if outline.roles.update(document.document.lines, lambda index: line_role(document, index)):
         outline.blocks = None
         outline.replies.clear()
     if outline.blocks is None:
-        outline.blocks = blocks_of_roles(outline.roles.values)
+        outline.blocks = blocks_of_roles(
+            outline.roles.values, lambda index: pregame_role(document, index)
+        )
     return outline
 
 
@@ -236,7 +275,7 @@ def document_blocks(document: OpenDocument) -> list[Block]:
     return _outline(document).blocks or []
 
 
-def line_roles(document: OpenDocument) -> list[Role | None]:
+def line_roles(document: OpenDocument) -> list[LineRole]:
     """Each line's role, for folding's comment runs."""
     return _outline(document).roles.values
 
@@ -257,32 +296,28 @@ def _text(value: str) -> str:
     return dumps(value)
 
 
-def _range_json(document: OpenDocument, block: Block) -> str:
-    end = block.end
-    character = document.to_character(end, len(document.document.texts[end]))
+def _range_json(block: Block) -> str:
     return (
         f'{{"start":{{"line":{block.start},"character":0}},'
-        f'"end":{{"line":{end},"character":{character}}}}}'
+        f'"end":{{"line":{block.end},"character":{block.end_width}}}}}'
     )
 
 
 def document_symbols(document: OpenDocument) -> RawResult:
     """The outline as DocumentSymbol JSON (each block once, children nested)."""
-    to_character = document.to_character
 
     def convert(block: Block) -> str:
+        role = block.role
+        assert role is not None
         line = block.start
-        first = to_character(line, block.selection.start)
-        last = to_character(line, block.selection.end)
-        detail = f',"detail":{_text(block.detail)}' if block.detail is not None else ""
         children = (
             ',"children":[' + ",".join(map(convert, block.children)) + "]" if block.children else ""
         )
         return (
-            f'{{"name":{_text(block.name)}{detail},"kind":{_KINDS[block.kind].value},'
-            f'"range":{_range_json(document, block)},"selectionRange":{{'
-            f'"start":{{"line":{line},"character":{first}}},'
-            f'"end":{{"line":{line},"character":{last}}}}}{children}}}'
+            f'{role.head}"range":{{"start":{{"line":{line},"character":0}},'
+            f'"end":{{"line":{block.end},"character":{block.end_width}}}}},'
+            f'"selectionRange":{{"start":{{"line":{line},"character":{role.first}}},'
+            f'"end":{{"line":{line},"character":{role.last}}}}}{children}}}'
         )
 
     return reply(document, "symbols", lambda roots: raw_list(map(convert, roots)))
@@ -299,7 +334,7 @@ def flat_symbols(document: OpenDocument) -> RawResult:
             named = f',"containerName":{_text(container)}' if container is not None else ""
             found.append(
                 f'{{"name":{_text(block.name)},"kind":{_KINDS[block.kind].value},'
-                f'"location":{{"uri":{uri},"range":{_range_json(document, block)}}}{named}}}'
+                f'"location":{{"uri":{uri},"range":{_range_json(block)}}}{named}}}'
             )
             for child in block.children:
                 add(child, block.name)
