@@ -32,6 +32,10 @@ from benchmarks.generate import generate
 ROOT = Path(__file__).resolve().parent.parent
 MTGR = (sys.executable, "-m", "mtgr", "lsp")
 FLOOR = (sys.executable, "-m", "benchmarks.floor")
+# What the client says it can do: the outline as a tree, as VS Code and Neovim take it.
+CAPABILITIES = {
+    "textDocument": {"documentSymbol": {"hierarchicalDocumentSymbolSupport": True}},
+}
 
 
 # -- the client
@@ -64,7 +68,7 @@ class RawClient:
             limit=2**26,
         )
         self._reader = asyncio.create_task(self._read())
-        await self.request("initialize", {"processId": None, "capabilities": {}})
+        await self.request("initialize", {"processId": None, "capabilities": CAPABILITIES})
         self.notify("initialized", {})
 
     async def _read(self) -> None:
@@ -439,51 +443,115 @@ async def run_burst(command: tuple[str, ...], text: str, seed: int) -> float:
     return published.at - last_key
 
 
+@dataclass
+class BigRequest:
+    """A request on the whole record; `rounds` (edit round -> bool) says after which edits
+    it is asked (a delta is asked where the full answer before it was)."""
+
+    method: str
+    lines: int | None = None  # a range of this many lines from the middle; None: whole
+    rounds: int = 1  # asked after every `rounds`-th edit...
+    offset: int = 0  # ...starting with this one
+
+
 BIG_REQUESTS = {
-    "documentSymbol": "textDocument/documentSymbol",
-    "semantic tokens, full": "textDocument/semanticTokens/full",
-    "folding ranges": "textDocument/foldingRange",
-    "inlay hints, whole file": "textDocument/inlayHint",
-    "formatting, nothing to change": "textDocument/formatting",
+    "documentSymbol": BigRequest("textDocument/documentSymbol"),
+    "semantic tokens, full": BigRequest("textDocument/semanticTokens/full", rounds=2),
+    "semantic tokens, delta": BigRequest(
+        "textDocument/semanticTokens/full/delta", rounds=2, offset=1
+    ),
+    "semantic tokens, 100 lines": BigRequest("textDocument/semanticTokens/range", lines=100),
+    "folding ranges": BigRequest("textDocument/foldingRange"),
+    "inlay hints, whole file": BigRequest("textDocument/inlayHint"),
+    "inlay hints, 100 lines": BigRequest("textDocument/inlayHint", lines=100),
+    "formatting, nothing to change": BigRequest("textDocument/formatting"),
 }
-BIG_REQUEST_RUNS = 3
+BIG_REQUEST_RUNS = 3  # each asked so often with nothing changed
+BIG_EDITS = 12  # edits, each followed by the requests
 
 
-async def run_big_requests(
-    command: tuple[str, ...], text: str
-) -> dict[str, tuple[list[float], int]]:
-    """Each request BIG_REQUEST_RUNS times on the open record: times and reply bytes."""
+@dataclass
+class BigResult:
+    first: float = 0.0  # the first answer after the record opened
+    again: list[float] = field(default_factory=list)  # nothing changed since the last
+    edited: list[float] = field(default_factory=list)  # the first after an edit
+    size: int = 0  # bytes of the last reply
+
+
+def _big_edits(text: str, seed: int) -> list[dict[str, Any]]:
+    """Edits that keep the record formatted: a comment line inserted and deleted again,
+    a letter of a card name changed and changed back (the name changes on every line
+    after that shows it), each somewhere in the middle half."""
+    mirror = Mirror(text.split("\n"))
+    rng = random.Random(seed)
+    edits: list[dict[str, Any]] = []
+    while len(edits) < BIG_EDITS:
+        line = _somewhere(mirror, rng, len(mirror.lines) // 4)
+        line = max(line, len(mirror.lines) // 4)
+        edits.append(mirror.edit((line, 0), (line, 0), "// a note\n"))
+        edits.append(mirror.edit((line, 0), (line + 1, 0), ""))
+        for _ in range(200):
+            line = rng.randrange(len(mirror.lines) // 4, 3 * len(mirror.lines) // 4)
+            found = re.search(r'#\d+ "([A-Za-z]{2})', mirror.lines[line])
+            if found:
+                at = found.start(1)
+                letter = mirror.lines[line][at]
+                other = "x" if letter != "x" else "y"
+                edits.append(mirror.edit((line, at), (line, at + 1), other))
+                edits.append(mirror.edit((line, at), (line, at + 1), letter))
+                break
+    return edits[:BIG_EDITS]
+
+
+async def run_big_requests(command: tuple[str, ...], text: str) -> dict[str, BigResult]:
+    """Each request once after the record opened, BIG_REQUEST_RUNS times with nothing
+    changed, and after each of BIG_EDITS edits (once the edit's diagnostics are in, so
+    that what is timed is the request, not the check)."""
     client = RawClient(command)
     await client.start()
     uri = "file:///bench/big.mtgr"
     client.open(uri, text)
     await client.diagnostics_for(uri, 0)
     lines = text.count("\n")
-    document = {"uri": uri}
-    params = {
-        "textDocument/documentSymbol": {"textDocument": document},
-        "textDocument/semanticTokens/full": {"textDocument": document},
-        "textDocument/foldingRange": {"textDocument": document},
-        "textDocument/inlayHint": {
-            "textDocument": document,
-            "range": {
-                "start": {"line": 0, "character": 0},
-                "end": {"line": lines, "character": 0},
-            },
-        },
-        "textDocument/formatting": {
-            "textDocument": document,
-            "options": {"tabSize": 4, "insertSpaces": True},
-        },
-    }
-    results: dict[str, tuple[list[float], int]] = {}
-    for name, method in BIG_REQUESTS.items():
-        times = []
+    results = {name: BigResult() for name in BIG_REQUESTS}
+    result_id = "0"  # of the last semantic tokens answer, for the next delta
+
+    async def ask(name: str) -> float:
+        nonlocal result_id
+        request = BIG_REQUESTS[name]
+        params: dict[str, Any] = {"textDocument": {"uri": uri}}
+        first, last = 0, lines
+        if request.lines is not None:
+            first = lines // 2
+            last = first + request.lines
+        if request.lines is not None or request.method == "textDocument/inlayHint":
+            params["range"] = {
+                "start": {"line": first, "character": 0},
+                "end": {"line": last, "character": 0},
+            }
+        if request.method == "textDocument/formatting":
+            params["options"] = {"tabSize": 4, "insertSpaces": True}
+        if request.method.endswith("/delta"):
+            params["previousResultId"] = result_id
+        start = time.perf_counter()
+        answer = await client.request(request.method, params)
+        took = time.perf_counter() - start
+        if isinstance(answer, dict) and "resultId" in answer:
+            result_id = answer["resultId"]
+        results[name].size = client.last_size
+        return took
+
+    for name in BIG_REQUESTS:
+        results[name].first = await ask(name)
+    for name in BIG_REQUESTS:
         for _ in range(BIG_REQUEST_RUNS):
-            start = time.perf_counter()
-            await client.request(method, params[method])
-            times.append(time.perf_counter() - start)
-        results[name] = (times, client.last_size)
+            results[name].again.append(await ask(name))
+    for version, change in enumerate(_big_edits(text, seed=5), 1):
+        client.change(uri, version, change)
+        await client.diagnostics_for(uri, version)
+        for name, request in BIG_REQUESTS.items():
+            if (version - 1) % request.rounds == request.offset:
+                results[name].edited.append(await ask(name))
     await client.stop()
     return results
 
@@ -568,20 +636,32 @@ async def measure(
                     )
                 )
     text = generate(big_lines, seed=7)
-    mine_big = await run_big_requests(MTGR, text)
-    floor_big = await run_big_requests(FLOOR, text)
-    requests: list[SessionRow] = []
-    for name, (times, size) in mine_big.items():
-        requests.append(
-            (
-                f"generated, {big_lines:,} lines",
-                name,
-                str(len(times)),
-                *_figures(times, floor_big[name][0]),
-                f"reply {size:,} bytes",
+    return sessions, bursts, await big_request_rows(text, f"generated, {big_lines:,} lines")
+
+
+async def big_request_rows(text: str, label: str) -> list[SessionRow]:
+    """The big requests on a record, against the floor: a row with nothing changed and a
+    row after edits for each."""
+    mine = await run_big_requests(MTGR, text)
+    floor = await run_big_requests(FLOOR, text)
+    rows: list[SessionRow] = []
+    for name, result in mine.items():
+        first = f"first after open {ms(result.first)}"
+        for when, times, floor_times, notes in (
+            ("nothing changed", result.again, floor[name].again, first),
+            ("after an edit", result.edited, floor[name].edited, f"reply {result.size:,} bytes"),
+        ):
+            rows.append(
+                (label, f"{name}, {when}", str(len(times)), *_figures(times, floor_times), notes)
             )
-        )
-    return sessions, bursts, requests
+    return rows
+
+
+def main() -> None:
+    """The big requests alone: `python -m benchmarks.session [LINES]` prints their table."""
+    lines = int(sys.argv[1]) if len(sys.argv) > 1 else 50_000
+    rows = asyncio.run(big_request_rows(generate(lines, seed=7), f"generated, {lines:,} lines"))
+    print("\n".join(table(rows)))
 
 
 def table(rows: list[SessionRow]) -> list[str]:
@@ -590,3 +670,7 @@ def table(rows: list[SessionRow]) -> list[str]:
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     return lines + ["| " + " | ".join(row) + " |" for row in rows]
+
+
+if __name__ == "__main__":
+    main()

@@ -12,6 +12,7 @@ with what they were made from, so a request after an edit builds the edited line
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
@@ -20,7 +21,7 @@ from lsprotocol import types
 
 from mtgr.rules.apply import apply
 from mtgr.rules.state import GameState
-from mtgr.rules.walk import Line
+from mtgr.rules.walk import Line, Walk
 from mtgr.server.features.raw import RawResult, dumps, raw_list
 from mtgr.syntax import tree as t
 
@@ -48,21 +49,24 @@ def life_totals(state: GameState) -> str | None:
     return " · ".join(f"{p.name} {p.life}" for p in state.players) or None
 
 
-def line_hints(document: OpenDocument, line: int, objects: _Objects, life: str | None) -> list[str]:
-    """One line's hints as JSON, given the objects it names as they stand after it and,
-    on a turn line, the life totals after it."""
+def line_hints(
+    document: OpenDocument, line: int, objects: _Objects, life: str | None
+) -> tuple[str, ...]:
+    """One line's hints as JSON, each without its start, `{"position":{"line":N` (so a
+    line that moves keeps them), given the objects the line names as they stand after it
+    and, on a turn line, the life totals after it."""
     statement = document.document.lines[line].parsed.statement
     if statement is None:
-        return []
+        return ()
     hints: list[str] = []
     if isinstance(statement, t.Turn) and life is not None:
         end = document.to_character(line, statement.span.end)
         hints.append(
-            f'{{"position":{{"line":{line},"character":{end}}},"label":{dumps(life)},'
+            f',"character":{end}}},"label":{dumps(life)},'
             '"tooltip":"life totals at the start of the turn","paddingLeft":true}'
         )
     if not objects:
-        return hints
+        return tuple(hints)
     names = dict(objects)
     skip = named_here(statement)
     for ref in sorted(statement.objects, key=lambda r: r.span.start):
@@ -71,14 +75,14 @@ def line_hints(document: OpenDocument, line: int, objects: _Objects, life: str |
             continue
         character = document.to_character(line, ref.span.end)
         hints.append(
-            f'{{"position":{{"line":{line},"character":{character}}},"label":{dumps(name)},'
+            f',"character":{character}}},"label":{dumps(name)},'
             f'"kind":{types.InlayHintKind.Type.value},"paddingLeft":true}}'
         )
-    return hints
+    return tuple(hints)
 
 
-# What each line's hints were made from: (line number, parse, objects, life totals, JSON)
-_Kept = tuple[int, t.ParsedLine, _Objects, str | None, list[str]]
+# What each line's hints were made from: (parse, objects, life totals, hints)
+_Kept = tuple[t.ParsedLine, _Objects, str | None, tuple[str, ...]]
 # The state after a turn line, as a label, with what it was rebuilt from: (the checkpoint,
 # the lines from the checkpoint's to the turn's, the label)
 _Life = tuple[GameState, Sequence[Line], str | None]
@@ -88,6 +92,11 @@ class _Remembered:
     def __init__(self) -> None:
         self.lines: dict[int, _Kept] = {}
         self.life: dict[int, _Life] = {}
+        # the last answer, with what it answered: the walk (not kept alive for this), and
+        # (edits, first, last)
+        self.walk: weakref.ref[Walk] | None = None
+        self.asked: tuple[int, int, int] | None = None
+        self.answer = RawResult("[]")
 
 
 # Gone with the document when it closes.
@@ -103,38 +112,45 @@ def hints(document: OpenDocument, first: int, last: int) -> RawResult:
     remembered = _REMEMBERED.get(document)
     if remembered is None:
         remembered = _REMEMBERED[document] = _Remembered()
+    walk = document.walk
+    asked = (document.edits, first, last)
+    if remembered.walk is not None and remembered.walk() is walk and remembered.asked == asked:
+        return remembered.answer
     kept = remembered.lines
     lines = document.document.lines
     found: list[str] = []
     for index, objects, life in _facts(document, remembered, first, last):
-        parsed = lines[index].parsed
-        line_id = lines[index].id
-        cached = kept.get(line_id)
+        line = lines[index]
+        cached = kept.get(line.id)
         if (
-            cached is not None
-            and cached[0] == index
-            and cached[1] is parsed
-            and cached[2] == objects
-            and cached[3] == life
+            cached is None
+            or cached[0] is not line.parsed
+            or cached[1] != objects
+            or cached[2] != life
         ):
-            found += cached[4]
-            continue
-        made = line_hints(document, index, objects, life)
-        kept[line_id] = (index, parsed, objects, life, made)
-        found += made
+            cached = kept[line.id] = (
+                line.parsed,
+                objects,
+                life,
+                line_hints(document, index, objects, life),
+            )
+        if cached[3]:
+            start = f'{{"position":{{"line":{index}'
+            found += [start + rest for rest in cached[3]]
     for table in (kept, remembered.life):
         if len(table) > count:  # forget the lines edits removed
             alive = {line.id for line in lines}
             for line_id in [i for i in table if i not in alive]:
                 del table[line_id]
-    return raw_list(found)
+    remembered.walk, remembered.asked, remembered.answer = weakref.ref(walk), asked, raw_list(found)
+    return remembered.answer
 
 
 def _facts(
     document: OpenDocument, remembered: _Remembered, first: int, last: int
 ) -> Iterator[tuple[int, _Objects, str | None]]:
     """(line, objects it names after it, life totals after a turn line) for each line
-    from `first` to `last` that has a statement."""
+    from `first` to `last` that names an object or begins a turn."""
     lines = document.document.lines
     if not document.checked:  # the first check is under way: walk the lines asked for
         state = document.state_before(first)
@@ -149,17 +165,17 @@ def _facts(
                 if (obj := state.obj(ref.number)) is not None
             )
             life = life_totals(state) if isinstance(statement, t.Turn) else None
-            yield index, objects, life
+            if objects or life is not None:
+                yield index, objects, life
         return
-    walk = document.walk
-    objects_after = walk.objects_after
+    objects_after = document.walk.objects_after
     for index in range(first, last + 1):
         line = lines[index]
         statement = line.parsed.statement
-        if statement is None:
-            continue
-        life = _life_after(document, remembered, index) if isinstance(statement, t.Turn) else None
-        yield index, objects_after.get(line.id, ()), life
+        if isinstance(statement, t.Turn):
+            yield index, objects_after.get(line.id, ()), _life_after(document, remembered, index)
+        elif statement is not None and line.id in objects_after:
+            yield index, objects_after[line.id], None
 
 
 def _life_after(document: OpenDocument, remembered: _Remembered, index: int) -> str | None:
