@@ -13,14 +13,12 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from mtgr.server.features.raw import RawResult, dumps, raw_list
+from mtgr.server.features.raw import RawResult, raw_list
 from mtgr.server.features.symbols import (
-    COMMENT,
-    Block,
     block_range,
     document_blocks,
-    line_roles,
     reply,
+    segment_folds,
     walk_blocks,
 )
 from mtgr.syntax import tree as t
@@ -163,30 +161,11 @@ def _distinct(ranges: list[types.Range]) -> list[types.Range]:
 
 def folding_ranges(document: OpenDocument, collapsed_text: bool = False) -> RawResult:
     """Games, the pregame, turns, phases, steps and keyframes; runs of comment lines."""
-
-    def build(roots: list[Block]) -> RawResult:
-        found: list[str] = []
-        for block in walk_blocks(roots):
-            if block.end > block.start:
-                named = f',"collapsedText":{dumps(block.name)}' if collapsed_text else ""
-                found.append(
-                    f'{{"startLine":{block.start},"endLine":{block.end},"kind":"region"{named}}}'
-                )
-        run_start: int | None = None
-        roles = line_roles(document)
-        for index in range(len(roles) + 1):
-            comment_only = index < len(roles) and roles[index] is COMMENT
-            if comment_only and run_start is None:
-                run_start = index
-            elif not comment_only and run_start is not None:
-                if index - 1 > run_start:
-                    found.append(
-                        f'{{"startLine":{run_start},"endLine":{index - 1},"kind":"comment"}}'
-                    )
-                run_start = None
-        return raw_list(found)
-
-    return reply(document, ("folding", collapsed_text), build)
+    return reply(
+        document,
+        ("folding", collapsed_text),
+        lambda: raw_list(segment_folds(document, collapsed_text)),
+    )
 
 
 # ---- registration ----------------------------------------------------------------------

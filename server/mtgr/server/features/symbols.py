@@ -8,9 +8,10 @@ kept per line (features/per_line.py); the replies are written as JSON (features/
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from itertools import pairwise
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
@@ -243,11 +244,43 @@ def block_range(block: Block) -> types.Range:
 
 
 @dataclass
+class _Segment:
+    """The lines from a turn or a game (or the document's start) to the next of either.
+    Everything the outline opens there closes before the next one (a turn closes what a
+    turn holds), so its blocks depend on its lines' roles alone and are kept while those
+    are unchanged, wherever the segment moves: with line numbers counted from its start,
+    and its replies as %-templates filled with the numbers of where it stands now."""
+
+    roles: list[LineRole]
+    blocks: list[Block]  # for a game's segment, the game's block alone
+    last: int | None  # its last content line, if any
+    last_width: int
+    templates: dict[object, tuple[str, tuple[int, ...]]] = field(default_factory=dict)
+
+    def written(
+        self, key: object, start: int, make: Callable[[_Segment], tuple[str, list[int]]]
+    ) -> str:
+        """A reply's part for this segment, standing at line `start`."""
+        found = self.templates.get(key)
+        if found is None:
+            template, numbers = make(self)
+            found = self.templates[key] = (template, tuple(numbers))
+        template, numbers = found
+        return template % tuple(map(start.__add__, numbers))
+
+
+_SPLITS = frozenset({"turn", "game"})
+
+
+@dataclass
 class _Outline:
     """An open document's outline, kept between requests: each line's role (derived again
-    only for the lines edited since), the blocks, and the replies built from them."""
+    only for the lines edited since), the segments, the blocks (built when asked for),
+    and the replies built from them."""
 
     roles: PerLine[LineRole] = field(default_factory=PerLine)
+    segments: list[tuple[int, _Segment]] | None = None  # each with the line it starts at
+    kept: dict[int, _Segment] = field(default_factory=dict)  # by the id of its first role
     blocks: list[Block] | None = None
     replies: dict[object, RawResult] = field(default_factory=dict)
 
@@ -261,33 +294,63 @@ def _outline(document: OpenDocument) -> _Outline:
     if outline is None:
         outline = _OUTLINES[document] = _Outline()
     if outline.roles.update(document.document.lines, lambda index: line_role(document, index)):
+        outline.segments = None
         outline.blocks = None
         outline.replies.clear()
+    return outline
+
+
+def _segments(document: OpenDocument, outline: _Outline) -> list[tuple[int, _Segment]]:
+    """The segments of today's text: those whose roles are unchanged are the ones kept."""
+    if outline.segments is not None:
+        return outline.segments
+    roles = outline.roles.values
+    starts = [i for i, role in enumerate(roles) if type(role) is Role and role.kind in _SPLITS]
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)
+    starts.append(len(roles))
+    kept: dict[int, _Segment] = {}
+    found: list[tuple[int, _Segment]] = []
+    for start, end in pairwise(starts):
+        key = id(roles[start]) if type(roles[start]) is Role else -1
+        segment = outline.kept.get(key)
+        if segment is None or segment.roles != roles[start:end]:
+            segment = _segment(document, roles[start:end], start)
+        kept[key] = segment
+        found.append((start, segment))
+    outline.kept = kept
+    outline.segments = found
+    return found
+
+
+def _segment(document: OpenDocument, roles: list[LineRole], start: int) -> _Segment:
+    blocks = blocks_of_roles(roles, lambda index: pregame_role(document, start + index))
+    for last in range(len(roles) - 1, -1, -1):
+        role = roles[last]
+        if type(role) is int:
+            return _Segment(roles, blocks, last, role)
+        if isinstance(role, Role) and role is not COMMENT:
+            return _Segment(roles, blocks, last, role.width)
+    return _Segment(roles, blocks, None, 0)
+
+
+def document_blocks(document: OpenDocument) -> list[Block]:
+    """The document's blocks, built again only after an edit (for selection ranges and
+    the flat outline; the outline and the folds are written from the segments)."""
+    outline = _outline(document)
     if outline.blocks is None:
         outline.blocks = blocks_of_roles(
             outline.roles.values, lambda index: pregame_role(document, index)
         )
-    return outline
+    return outline.blocks
 
 
-def document_blocks(document: OpenDocument) -> list[Block]:
-    """The document's blocks (`blocks`), built again only after an edit."""
-    return _outline(document).blocks or []
-
-
-def line_roles(document: OpenDocument) -> list[LineRole]:
-    """Each line's role, for folding's comment runs."""
-    return _outline(document).roles.values
-
-
-def reply(
-    document: OpenDocument, key: object, build: Callable[[list[Block]], RawResult]
-) -> RawResult:
-    """A reply made from the blocks, built once for each state of the document."""
+def reply(document: OpenDocument, key: object, build: Callable[[], RawResult]) -> RawResult:
+    """A reply, built once for each state of the document."""
     outline = _outline(document)
     found = outline.replies.get(key)
     if found is None:
-        found = outline.replies[key] = build(outline.blocks or [])
+        found = outline.replies[key] = build()
     return found
 
 
@@ -303,30 +366,153 @@ def _range_json(block: Block) -> str:
     )
 
 
-def document_symbols(document: OpenDocument) -> RawResult:
-    """The outline as DocumentSymbol JSON (each block once, children nested)."""
+def _symbol(role: Role, start: int | str, end: int | str, end_width: int, children: str) -> str:
+    """A DocumentSymbol's JSON; the line numbers may be template slots ("%d")."""
+    return (
+        f'{role.head}"range":{{"start":{{"line":{start},"character":0}},'
+        f'"end":{{"line":{end},"character":{end_width}}}}},'
+        f'"selectionRange":{{"start":{{"line":{start},"character":{role.first}}},'
+        f'"end":{{"line":{start},"character":{role.last}}}}}{children}}}'
+    )
+
+
+def _symbols_template(blocks: list[Block]) -> tuple[str, list[int]]:
+    """The blocks as DocumentSymbol JSON with a slot for each line number."""
+    numbers: list[int] = []
 
     def convert(block: Block) -> str:
         role = block.role
         assert role is not None
-        line = block.start
-        children = (
-            ',"children":[' + ",".join(map(convert, block.children)) + "]" if block.children else ""
-        )
-        return (
-            f'{role.head}"range":{{"start":{{"line":{line},"character":0}},'
-            f'"end":{{"line":{block.end},"character":{block.end_width}}}}},'
-            f'"selectionRange":{{"start":{{"line":{line},"character":{role.first}}},'
-            f'"end":{{"line":{line},"character":{role.last}}}}}{children}}}'
+        numbers.extend((block.start, block.end, block.start, block.start))
+        children = ",".join(map(convert, block.children))
+        escaped = replace(role, head=role.head.replace("%", "%%"))
+        return _symbol(
+            escaped, "%d", "%d", block.end_width, f',"children":[{children}]' if children else ""
         )
 
-    return reply(document, "symbols", lambda roots: raw_list(map(convert, roots)))
+    return ",".join(map(convert, blocks)), numbers
+
+
+def _game_children(segment: _Segment) -> tuple[str, list[int]]:
+    return _symbols_template(segment.blocks[0].children)
+
+
+def _all_blocks(segment: _Segment) -> tuple[str, list[int]]:
+    return _symbols_template(segment.blocks)
+
+
+def document_symbols(document: OpenDocument) -> RawResult:
+    """The outline as DocumentSymbol JSON (each block once, children nested), written a
+    segment at a time; a game's own symbol around its segments."""
+
+    def build() -> RawResult:
+        top: list[str] = []
+        game: tuple[int, Role, list[str]] | None = None  # start, role, children
+        end = (0, 0)  # the last content line so far, and its width
+
+        def close_game() -> None:
+            if game is not None:
+                start, role, children = game
+                inside = ",".join(part for part in children if part)
+                top.append(
+                    _symbol(
+                        role, start, end[0], end[1], f',"children":[{inside}]' if inside else ""
+                    )
+                )
+
+        for start, segment in _segments(document, _outline(document)):
+            first = segment.roles[0]
+            if isinstance(first, Role) and first.kind == "game":
+                close_game()
+                game = (start, first, [segment.written("game", start, _game_children)])
+            else:
+                (game[2] if game is not None else top).append(
+                    segment.written("symbols", start, _all_blocks)
+                )
+            if segment.last is not None:
+                end = (start + segment.last, segment.last_width)
+        close_game()
+        return raw_list(part for part in top if part)
+
+    return reply(document, "symbols", build)
+
+
+def segment_folds(document: OpenDocument, collapsed_text: bool) -> Iterator[str]:
+    """Folding ranges of the blocks (a game's first, then what it holds), then of the runs
+    of comment lines, as JSON."""
+    outline = _outline(document)
+    segments = _segments(document, outline)
+    named = collapsed_text
+
+    def folds(segment: _Segment) -> tuple[str, list[int]]:
+        blocks = segment.blocks[0].children if _opens_game(segment) else segment.blocks
+        parts: list[str] = []
+        numbers: list[int] = []
+        for block in walk_blocks(blocks):
+            if block.end > block.start:
+                parts.append(_fold_template(block, named))
+                numbers += (block.start, block.end)
+        return ",".join(parts), numbers
+
+    found: list[str] = []
+    game: tuple[int, int, Block] | None = None  # where its fold goes, its start, its block
+    end = 0
+
+    def close_game() -> None:
+        if game is not None:
+            slot, start, block = game
+            if end > start:
+                found[slot] = _fold_template(block, named) % (start, end)
+
+    for start, segment in segments:
+        if _opens_game(segment):
+            close_game()
+            game = (len(found), start, segment.blocks[0])
+            found.append("")
+        found.append(segment.written(("folds", named), start, folds))
+        if segment.last is not None:
+            end = start + segment.last
+    close_game()
+    yield from (part for part in found if part)
+    for start, segment in segments:
+        part = segment.written("comments", start, _comment_runs)
+        if part:
+            yield part
+
+
+def _opens_game(segment: _Segment) -> bool:
+    first = segment.roles[0]
+    return isinstance(first, Role) and first.kind == "game"
+
+
+def _fold_template(block: Block, collapsed_text: bool) -> str:
+    named = f',"collapsedText":{dumps(block.name)}'.replace("%", "%%") if collapsed_text else ""
+    return f'{{"startLine":%d,"endLine":%d,"kind":"region"{named}}}'
+
+
+def _comment_runs(segment: _Segment) -> tuple[str, list[int]]:
+    """Runs of two or more comment-only lines (a run never crosses a segment's start,
+    which is a turn or a game line)."""
+    parts: list[str] = []
+    numbers: list[int] = []
+    roles = segment.roles
+    run_start: int | None = None
+    for index in range(len(roles) + 1):
+        comment_only = index < len(roles) and roles[index] is COMMENT
+        if comment_only and run_start is None:
+            run_start = index
+        elif not comment_only and run_start is not None:
+            if index - 1 > run_start:
+                parts.append('{"startLine":%d,"endLine":%d,"kind":"comment"}')
+                numbers += (run_start, index - 1)
+            run_start = None
+    return ",".join(parts), numbers
 
 
 def flat_symbols(document: OpenDocument) -> RawResult:
     """For clients without hierarchical symbols: each block, named with its container."""
 
-    def build(roots: list[Block]) -> RawResult:
+    def build() -> RawResult:
         uri = dumps(document.uri)
         found: list[str] = []
 
@@ -339,7 +525,7 @@ def flat_symbols(document: OpenDocument) -> RawResult:
             for child in block.children:
                 add(child, block.name)
 
-        for block in roots:
+        for block in document_blocks(document):
             add(block, None)
         return raw_list(found)
 
