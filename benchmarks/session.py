@@ -137,6 +137,17 @@ class RawClient:
             {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]},
         )
 
+    def cpu_seconds(self) -> float:
+        """CPU time the server's threads have had so far (Linux schedstat; 0 elsewhere):
+        unlike wall-clock time, it does not count waiting for a core on a loaded machine."""
+        total = 0
+        for task in Path(f"/proc/{self.process.pid}/task").glob("*"):
+            try:
+                total += int((task / "schedstat").read_text().split()[0])
+            except (OSError, ValueError, IndexError):
+                continue
+        return total / 1e9
+
     def peak_memory_mb(self) -> float:
         status = Path(f"/proc/{self.process.pid}/status").read_text()
         for line in status.splitlines():
@@ -464,7 +475,7 @@ BIG_REQUESTS = {
     "folding ranges": BigRequest("textDocument/foldingRange"),
     "inlay hints, whole file": BigRequest("textDocument/inlayHint"),
     "inlay hints, 100 lines": BigRequest("textDocument/inlayHint", lines=100),
-    "formatting, nothing to change": BigRequest("textDocument/formatting"),
+    "formatting (nothing to change)": BigRequest("textDocument/formatting"),
 }
 BIG_REQUEST_RUNS = 3  # each asked so often with nothing changed
 BIG_EDITS = 12  # edits, each followed by the requests
@@ -475,6 +486,8 @@ class BigResult:
     first: float = 0.0  # the first answer after the record opened
     again: list[float] = field(default_factory=list)  # nothing changed since the last
     edited: list[float] = field(default_factory=list)  # the first after an edit
+    # the server's CPU time for each of them, under "again" and "edited"
+    cpu: dict[str, list[float]] = field(default_factory=dict)
     size: int = 0  # bytes of the last reply
 
 
@@ -516,7 +529,7 @@ async def run_big_requests(command: tuple[str, ...], text: str) -> dict[str, Big
     results = {name: BigResult() for name in BIG_REQUESTS}
     result_id = "0"  # of the last semantic tokens answer, for the next delta
 
-    async def ask(name: str) -> float:
+    async def ask(name: str, when: str = "") -> float:
         nonlocal result_id
         request = BIG_REQUESTS[name]
         params: dict[str, Any] = {"textDocument": {"uri": uri}}
@@ -533,9 +546,11 @@ async def run_big_requests(command: tuple[str, ...], text: str) -> dict[str, Big
             params["options"] = {"tabSize": 4, "insertSpaces": True}
         if request.method.endswith("/delta"):
             params["previousResultId"] = result_id
+        cpu = client.cpu_seconds()
         start = time.perf_counter()
         answer = await client.request(request.method, params)
         took = time.perf_counter() - start
+        results[name].cpu.setdefault(when, []).append(client.cpu_seconds() - cpu)
         if isinstance(answer, dict) and "resultId" in answer:
             result_id = answer["resultId"]
         results[name].size = client.last_size
@@ -545,13 +560,13 @@ async def run_big_requests(command: tuple[str, ...], text: str) -> dict[str, Big
         results[name].first = await ask(name)
     for name in BIG_REQUESTS:
         for _ in range(BIG_REQUEST_RUNS):
-            results[name].again.append(await ask(name))
+            results[name].again.append(await ask(name, "again"))
     for version, change in enumerate(_big_edits(text, seed=5), 1):
         client.change(uri, version, change)
         await client.diagnostics_for(uri, version)
         for name, request in BIG_REQUESTS.items():
             if (version - 1) % request.rounds == request.offset:
-                results[name].edited.append(await ask(name))
+                results[name].edited.append(await ask(name, "edited"))
     await client.stop()
     return results
 
@@ -647,10 +662,19 @@ async def big_request_rows(text: str, label: str) -> list[SessionRow]:
     rows: list[SessionRow] = []
     for name, result in mine.items():
         first = f"first after open {ms(result.first)}"
-        for when, times, floor_times, notes in (
-            ("nothing changed", result.again, floor[name].again, first),
-            ("after an edit", result.edited, floor[name].edited, f"reply {result.size:,} bytes"),
+        for when, key, times, floor_times, notes in (
+            ("nothing changed", "again", result.again, floor[name].again, first),
+            (
+                "after an edit",
+                "edited",
+                result.edited,
+                floor[name].edited,
+                f"reply {result.size:,} bytes",
+            ),
         ):
+            cpu = result.cpu.get(key, [])
+            if cpu:
+                notes += f"; server CPU median {ms(statistics.median(cpu))}"
             rows.append(
                 (label, f"{name}, {when}", str(len(times)), *_figures(times, floor_times), notes)
             )

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from itertools import count
+from itertools import compress, count, pairwise
+from operator import attrgetter, not_
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
@@ -17,7 +18,7 @@ from lsprotocol import types
 
 from mtgr.rules.apply import apply
 from mtgr.rules.state import ZONES, GameState
-from mtgr.rules.walk import Walk
+from mtgr.rules.walk import Line, Walk
 from mtgr.server.features.per_line import common_length
 from mtgr.server.features.raw import RawResult
 from mtgr.syntax import tree as t
@@ -159,45 +160,117 @@ def line_tokens(
 def encode(document: OpenDocument, first: int = 0, last: int | None = None) -> list[int]:
     """Lines `first` to `last` (the whole document by default) as LSP's relative
     five-integer groups; the first token is relative to the start of the document."""
-    return _encode(document, first, last)[0]
-
-
-def _encode(
-    document: OpenDocument, first: int = 0, last: int | None = None
-) -> tuple[list[int], list[str]]:
-    """`encode`, and the same integers as JSON pieces (a line's groups each, kept with
-    the line), which joined with commas are the answer's `data`."""
-    data: list[int] = []
-    pieces: list[str] = []
     count = len(document.document)
     last = count - 1 if last is None else min(last, count - 1)
+    data: list[int] = []
     previous_line = 0
-    remembered = _remembered(document).lines
-    objects_after = document.walk.objects_after
-    lines = document.document.lines
     for line in range(max(first, 0), last + 1):
-        entry = lines[line]
-        objects = objects_after.get(entry.id, ())
-        if entry.parsed.error is not None:  # a line being typed changes nothing
-            objects = _objects_before(document, line)
-        cached = remembered.get(entry.id)
-        if cached is not None and cached[0] is entry.parsed and cached[1] == objects:
-            encoded, written = cached[2], cached[3]
-        else:
-            encoded = _encode_line(line_tokens(document, line, dict(objects)))
-            written = ",".join(map(str, encoded))
-            remembered[entry.id] = (entry.parsed, objects, encoded, written)
+        encoded, _written = _line_groups(document, line)
         if encoded:
             data.append(line - previous_line)
             data.extend(encoded)
-            pieces.append(str(line - previous_line))
-            pieces.append(written)
             previous_line = line
-    if len(remembered) > 2 * count:  # forget the lines edits removed
-        alive = {entry.id for entry in lines}
-        for line_id in [i for i in remembered if i not in alive]:
-            del remembered[line_id]
+    return data
+
+
+def _line_groups(document: OpenDocument, line: int) -> tuple[tuple[int, ...], str]:
+    """A line's groups (`_encode_line`) and the same as JSON, kept with the parse and the
+    objects they came from."""
+    entry = document.document.lines[line]
+    objects = document.walk.objects_after.get(entry.id, ())
+    if entry.parsed.error is not None:  # a line being typed changes nothing
+        objects = _objects_before(document, line)
+    remembered = _remembered(document).lines
+    cached = remembered.get(entry.id)
+    if cached is not None and cached[0] is entry.parsed and cached[1] == objects:
+        return cached[2], cached[3]
+    encoded = _encode_line(line_tokens(document, line, dict(objects)))
+    written = ",".join(map(str, encoded))
+    remembered[entry.id] = (entry.parsed, objects, encoded, written)
+    return encoded, written
+
+
+# The whole document is encoded in chunks: one starts at each line whose id is a multiple
+# of this (ids stay with their lines, so the chunks move with an edit and keep their
+# groups), and where the document starts.
+CHUNK_EVERY = 64
+_LINE_ID = attrgetter("id")
+
+
+@dataclass
+class _Chunk:
+    """The groups of a stretch of lines, kept while its lines and the objects they name
+    are the same; its first token's line delta is left to whoever places it."""
+
+    lines: list[Line]
+    objects: list[_Objects | None]  # what the walk kept for each line (None: nothing)
+    first: int  # the first line with a token, counted from the chunk's start; -1: none
+    last: int  # the last line with a token, the same way
+    data: list[int]
+    written: str  # `data` as JSON, without the brackets
+    kept: bool  # False when a line does not parse (its colours come from the state)
+
+
+def _encode_whole(document: OpenDocument) -> tuple[list[int], list[str]]:
+    """`encode` of the whole document, and the same as JSON pieces, a chunk at a time."""
+    lines = document.document.lines
+    ids = list(map(_LINE_ID, lines))
+    starts = list(compress(range(len(ids)), map(not_, map(CHUNK_EVERY.__rmod__, ids))))
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)
+    starts.append(len(ids))
+    objects_after = document.walk.objects_after
+    remembered = _remembered(document)
+    chunks: dict[int, _Chunk] = {}
+    data: list[int] = []
+    pieces: list[str] = []
+    previous_line = 0
+    for start, end in pairwise(starts):
+        objects = list(map(objects_after.get, ids[start:end]))
+        chunk = remembered.chunks.get(ids[start])
+        if (
+            chunk is None
+            or not chunk.kept
+            or chunk.objects != objects
+            or chunk.lines != lines[start:end]
+        ):
+            chunk = _chunk(document, start, end, objects)
+        chunks[ids[start]] = chunk
+        if chunk.first >= 0:
+            delta = start + chunk.first - previous_line
+            data.append(delta)
+            data.extend(chunk.data)
+            pieces.append(str(delta))
+            pieces.append(chunk.written)
+            previous_line = start + chunk.last
+    remembered.chunks = chunks
+    if len(remembered.lines) > 2 * len(lines):  # forget the lines edits removed
+        alive = set(ids)
+        for line_id in [i for i in remembered.lines if i not in alive]:
+            del remembered.lines[line_id]
     return data, pieces
+
+
+def _chunk(document: OpenDocument, start: int, end: int, objects: list[_Objects | None]) -> _Chunk:
+    lines = document.document.lines
+    data: list[int] = []
+    pieces: list[str] = []
+    first = -1
+    previous = start
+    for line in range(start, end):
+        encoded, written = _line_groups(document, line)
+        if not encoded:
+            continue
+        if first < 0:
+            first = line - start
+        else:
+            data.append(line - previous)
+            pieces.append(str(line - previous))
+        data.extend(encoded)
+        pieces.append(written)
+        previous = line
+    kept = all(line.parsed.error is None for line in lines[start:end])
+    return _Chunk(lines[start:end], objects, first, previous - start, data, ",".join(pieces), kept)
 
 
 def _objects_before(document: OpenDocument, line: int) -> tuple[tuple[int, str | None], ...]:
@@ -253,6 +326,7 @@ class _Remembered:
     lines: dict[int, tuple[t.ParsedLine, _Objects, tuple[int, ...], str]] = field(
         default_factory=dict
     )
+    chunks: dict[int, _Chunk] = field(default_factory=dict)  # by the id of the first line
 
 
 # Gone with the document when it closes.
@@ -275,7 +349,7 @@ def current(document: OpenDocument) -> _Sent:
     if sent is not None and sent.walk is document.walk:
         return sent
     walk = document.walk
-    sent = remembered.sent = _Sent(str(next(_RESULT_IDS)), walk, *_encode(document))
+    sent = remembered.sent = _Sent(str(next(_RESULT_IDS)), walk, *_encode_whole(document))
     return sent
 
 
