@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+from typing import cast
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -38,12 +39,14 @@ class MtgrProtocol(LanguageServerProtocol):
         if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CLOSE)) is not None:
             yield handler, (params,), None
 
-    def _send_response(self, msg_id, result=None, error=None):  # type: ignore[no-untyped-def]
+    def _send_response(
+        self, msg_id: int | str, result: object = None, error: types.ResponseError | None = None
+    ) -> None:
         """A feature's reply that is JSON already (features/raw.py) is written as it is."""
         if error is None and isinstance(result, RawResult):
             self._result_types.pop(msg_id, None)
             message = f'{{"jsonrpc":"2.0","id":{json.dumps(msg_id)},"result":{result}}}'
-            send_raw(self._server, message)  # type: ignore[arg-type]
+            send_raw(cast("MtgrServer", self._server), message)
             return
         super()._send_response(msg_id, result, error)
 

@@ -7,7 +7,7 @@ token says whether its card is known or hidden at that line, which a grammar can
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import compress, count, pairwise
 from operator import attrgetter, not_
@@ -16,8 +16,7 @@ from weakref import WeakKeyDictionary
 
 from lsprotocol import types
 
-from mtgr.rules.apply import apply
-from mtgr.rules.state import ZONES, GameState
+from mtgr.rules.state import ZONES
 from mtgr.rules.walk import Line, Walk
 from mtgr.server.features.per_line import common_length
 from mtgr.server.features.raw import RawResult
@@ -59,16 +58,6 @@ _KIND_TYPE = {
     t.TokenKind.COMMENT: "comment",
 }
 CAUSE_WORDS = frozenset({"by", "sba", "replacement"})
-
-
-def states_after(document: OpenDocument, first: int, last: int) -> Iterator[GameState]:
-    """The state after each line from `first` to `last`, applying lines one by one."""
-    state = document.state_before(first)
-    for index in range(first, last + 1):
-        statement = document.document.lines[index].parsed.statement
-        if statement is not None:
-            state = apply(state, statement, document.document.lines[index].id)
-        yield state
 
 
 def cause_spans(statement: t.Statement | None) -> set[t.Span]:
