@@ -451,18 +451,7 @@ def report(
         "",
         *session.table(bursts),
         "",
-        "## Big requests",
-        "",
-        "On the open record (`python -m benchmarks.session` measures this part alone): each",
-        "request once after open, three times with nothing changed, and after each of 12",
-        "edits that keep the record formatted (a comment line inserted and deleted, a letter",
-        "of a card name changed and back), asked 1.5 s after the edit's diagnostics, once the",
-        "server's garbage collection while idle has run (its CPU time is in the notes). The",
-        "client asks for the outline as a tree. Wall-clock time includes reading and parsing",
-        "the reply in the client; the server's CPU time (Linux schedstat) does not count",
-        "waiting for a core. Target: ≤ 50 ms, replies no larger than their content needs.",
-        "",
-        *session.table(requests),
+        *session.big_requests_section(requests),
     ]
     return "\n".join(lines) + "\n"
 

@@ -15,6 +15,7 @@ objects from it, so that what is measured is the server, not a client library.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import random
@@ -702,11 +703,46 @@ async def big_request_rows(text: str, label: str) -> list[SessionRow]:
     return rows
 
 
+BIG_REQUESTS_HEADING = "## Big requests"
+
+
+def big_requests_section(rows: list[SessionRow]) -> list[str]:
+    """The page's section on the big requests (benchmarks/run.py writes it too)."""
+    return [
+        BIG_REQUESTS_HEADING,
+        "",
+        "On the open record (`python -m benchmarks.session` measures this part alone): each",
+        "request once after open, three times with nothing changed, and after each of 12",
+        "edits that keep the record formatted (a comment line inserted and deleted, a letter",
+        "of a card name changed and back), asked 1.5 s after the edit's diagnostics, once the",
+        "server's garbage collection while idle has run (its CPU time is in the notes). The",
+        "client asks for the outline as a tree. Wall-clock time includes reading and parsing",
+        "the reply in the client; the server's CPU time (Linux schedstat) does not count",
+        "waiting for a core. Target: ≤ 50 ms, replies no larger than their content needs.",
+        "",
+        *table(rows),
+    ]
+
+
 def main() -> None:
-    """The big requests alone: `python -m benchmarks.session [LINES]` prints their table."""
-    lines = int(sys.argv[1]) if len(sys.argv) > 1 else 50_000
-    rows = asyncio.run(big_request_rows(generate(lines, seed=7), f"generated, {lines:,} lines"))
-    print("\n".join(table(rows)))
+    """The big requests alone: `python -m benchmarks.session [LINES] [--out PAGE]` prints
+    their section, and writes it in place of the page's (docs/benchmarks.md)."""
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("lines", type=int, nargs="?", default=50_000)
+    parser.add_argument("--out", type=Path, help="the page whose section to replace")
+    args = parser.parse_args()
+    label = f"generated, {args.lines:,} lines"
+    rows = asyncio.run(big_request_rows(generate(args.lines, seed=7), label))
+    section = "\n".join(big_requests_section(rows)) + "\n"
+    print(section)
+    if args.out is not None:
+        page = args.out.read_text(encoding="utf-8")
+        start = page.index(f"\n{BIG_REQUESTS_HEADING}\n") + 1
+        end = page.find("\n## ", start)
+        rest = page[end + 1 :] if end >= 0 else ""
+        args.out.write_text(
+            page[:start] + section + ("\n" + rest if rest else ""), encoding="utf-8"
+        )
 
 
 def table(rows: list[SessionRow]) -> list[str]:
