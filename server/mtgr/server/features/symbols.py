@@ -1,9 +1,11 @@
 """Document symbols: the outline of a game (games, pregame, turns, phases, steps, keyframes).
 
-The block structure computed here (`document_blocks`) is also what folding and selection
-ranges use, so the outline, the folds and the expanding selection always agree. It is
-kept between requests and built again after an edit from each line's role, which is
-kept per line (features/per_line.py); the replies are written as JSON (features/raw.py).
+The block structure computed here (`blocks_of_roles`) is also what folding and selection
+ranges use, so the outline, the folds and the expanding selection always agree. Each
+line's role is kept between requests (features/per_line.py); the outline and the folds
+are built a segment at a time (a turn or a game to the next), and a segment whose roles
+did not change keeps its blocks and its part of each reply, wherever it moved. Replies
+are written as JSON (features/raw.py).
 """
 
 from __future__ import annotations
