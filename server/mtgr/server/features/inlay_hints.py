@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from operator import attrgetter
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
@@ -22,6 +25,7 @@ from lsprotocol import types
 from mtgr.rules.apply import apply
 from mtgr.rules.state import GameState
 from mtgr.rules.walk import Line, Walk
+from mtgr.server.features.per_line import chunk_starts
 from mtgr.server.features.raw import RawResult, dumps, raw_list
 from mtgr.syntax import tree as t
 
@@ -92,6 +96,7 @@ class _Remembered:
     def __init__(self) -> None:
         self.lines: dict[int, _Kept] = {}
         self.life: dict[int, _Life] = {}
+        self.chunks: dict[int, _Chunk] = {}  # by the id of their first line
         # the last answer, with what it answered: the walk (not kept alive for this), and
         # (edits, first, last)
         self.walk: weakref.ref[Walk] | None = None
@@ -116,9 +121,31 @@ def hints(document: OpenDocument, first: int, last: int) -> RawResult:
     asked = (document.edits, first, last)
     if remembered.walk is not None and remembered.walk() is walk and remembered.asked == asked:
         return remembered.answer
+    lines = document.document.lines
+    if document.checked and first == 0 and last == count - 1:
+        found = _whole(document, remembered)
+    else:
+        found = [
+            f'{{"position":{{"line":{index}' + rest
+            for index, rests in _line_hints(document, remembered, first, last)
+            for rest in rests
+        ]
+    for table in (remembered.lines, remembered.life):
+        if len(table) > count:  # forget the lines edits removed
+            alive = {line.id for line in lines}
+            for line_id in [i for i in table if i not in alive]:
+                del table[line_id]
+    remembered.walk, remembered.asked, remembered.answer = weakref.ref(walk), asked, raw_list(found)
+    return remembered.answer
+
+
+def _line_hints(
+    document: OpenDocument, remembered: _Remembered, first: int, last: int
+) -> Iterator[tuple[int, tuple[str, ...]]]:
+    """(line, its hints as `line_hints` gives them) for the lines from `first` to `last`
+    that have any, kept per line with what they were made from."""
     kept = remembered.lines
     lines = document.document.lines
-    found: list[str] = []
     for index, objects, life in _facts(document, remembered, first, last):
         line = lines[index]
         cached = kept.get(line.id)
@@ -128,22 +155,72 @@ def hints(document: OpenDocument, first: int, last: int) -> RawResult:
             or cached[1] != objects
             or cached[2] != life
         ):
-            cached = kept[line.id] = (
-                line.parsed,
-                objects,
-                life,
-                line_hints(document, index, objects, life),
-            )
+            made = line_hints(document, index, objects, life)
+            cached = kept[line.id] = (line.parsed, objects, life, made)
         if cached[3]:
-            start = f'{{"position":{{"line":{index}'
-            found += [start + rest for rest in cached[3]]
-    for table in (kept, remembered.life):
-        if len(table) > count:  # forget the lines edits removed
-            alive = {line.id for line in lines}
-            for line_id in [i for i in table if i not in alive]:
-                del table[line_id]
-    remembered.walk, remembered.asked, remembered.answer = weakref.ref(walk), asked, raw_list(found)
-    return remembered.answer
+            yield index, cached[3]
+
+
+@dataclass
+class _Chunk:
+    """The hints of a stretch of lines (`chunk_starts`) as a template with a slot for each
+    line number, kept while its lines, the objects they name and the life totals on its
+    turn lines are the same, wherever it moves."""
+
+    lines: list[Line]
+    objects: list[_Objects | None]  # what the walk kept for each line (None: nothing)
+    lives: tuple[tuple[int, str | None], ...]  # (turn line from the chunk's start, totals)
+    template: str
+    numbers: tuple[int, ...]  # the line of each slot, from the chunk's start
+
+
+_LINE_ID = attrgetter("id")
+
+
+def _whole(document: OpenDocument, remembered: _Remembered) -> list[str]:
+    """The hints of the whole document, a chunk at a time."""
+    lines = document.document.lines
+    ids = list(map(_LINE_ID, lines))
+    objects_after = document.walk.objects_after
+    chunks: dict[int, _Chunk] = {}
+    found: list[str] = []
+    for start, end in pairwise(chunk_starts(ids)):
+        objects = list(map(objects_after.get, ids[start:end]))
+        chunk = remembered.chunks.get(ids[start])
+        if (
+            chunk is None
+            or chunk.objects != objects
+            or chunk.lines != lines[start:end]
+            or any(_life_after(document, remembered, start + i) != life for i, life in chunk.lives)
+        ):
+            chunk = _chunk(document, remembered, start, end, objects)
+        chunks[ids[start]] = chunk
+        if chunk.numbers:
+            found.append(chunk.template % tuple(map(start.__add__, chunk.numbers)))
+    remembered.chunks = chunks
+    return found
+
+
+def _chunk(
+    document: OpenDocument,
+    remembered: _Remembered,
+    start: int,
+    end: int,
+    objects: list[_Objects | None],
+) -> _Chunk:
+    lines = document.document.lines
+    lives = tuple(
+        (index - start, _life_after(document, remembered, index))
+        for index in range(start, end)
+        if isinstance(lines[index].parsed.statement, t.Turn)
+    )
+    parts: list[str] = []
+    numbers: list[int] = []
+    for index, rests in _line_hints(document, remembered, start, end - 1):
+        for rest in rests:
+            parts.append('{"position":{"line":%d' + rest.replace("%", "%%"))
+            numbers.append(index - start)
+    return _Chunk(lines[start:end], objects, lives, ",".join(parts), tuple(numbers))
 
 
 def _facts(

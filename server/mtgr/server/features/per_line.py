@@ -11,6 +11,8 @@ of the line list, not a call a line.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import compress
+from operator import not_
 from typing import Generic, TypeVar
 
 from mtgr.rules.walk import Line
@@ -67,3 +69,18 @@ def _slice(items: Sequence[object], done: int, chunk: int, direction: int) -> Se
 
 def _index(done: int, direction: int) -> int:
     return done if direction == 1 else -1 - done
+
+
+# Long answers are kept in chunks of lines: one starts at each line whose id is a multiple
+# of this (ids stay with their lines, so the chunks move with an edit and keep what they
+# hold), and where the document starts.
+CHUNK_EVERY = 64
+
+
+def chunk_starts(ids: Sequence[int]) -> list[int]:
+    """Where the chunks of lines with these ids start, and the end of the last."""
+    starts = list(compress(range(len(ids)), map(not_, map(CHUNK_EVERY.__rmod__, ids))))
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)
+    starts.append(len(ids))
+    return starts

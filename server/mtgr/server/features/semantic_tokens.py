@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from itertools import compress, count, pairwise
-from operator import attrgetter, not_
+from itertools import count, pairwise
+from operator import attrgetter
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
@@ -18,7 +18,7 @@ from lsprotocol import types
 
 from mtgr.rules.state import ZONES
 from mtgr.rules.walk import Line, Walk
-from mtgr.server.features.per_line import common_length
+from mtgr.server.features.per_line import chunk_starts, common_length
 from mtgr.server.features.raw import RawResult
 from mtgr.syntax import tree as t
 from mtgr.syntax.parser import GRAMMAR
@@ -179,10 +179,6 @@ def _line_groups(document: OpenDocument, line: int) -> tuple[tuple[int, ...], st
     return encoded, written
 
 
-# The whole document is encoded in chunks: one starts at each line whose id is a multiple
-# of this (ids stay with their lines, so the chunks move with an edit and keep their
-# groups), and where the document starts.
-CHUNK_EVERY = 64
 _LINE_ID = attrgetter("id")
 
 
@@ -201,13 +197,11 @@ class _Chunk:
 
 
 def _encode_whole(document: OpenDocument) -> tuple[list[int], list[str]]:
-    """`encode` of the whole document, and the same as JSON pieces, a chunk at a time."""
+    """`encode` of the whole document, and the same as JSON pieces, a chunk at a time
+    (`chunk_starts`)."""
     lines = document.document.lines
     ids = list(map(_LINE_ID, lines))
-    starts = list(compress(range(len(ids)), map(not_, map(CHUNK_EVERY.__rmod__, ids))))
-    if not starts or starts[0] != 0:
-        starts.insert(0, 0)
-    starts.append(len(ids))
+    starts = chunk_starts(ids)
     objects_after = document.walk.objects_after
     remembered = _remembered(document)
     chunks: dict[int, _Chunk] = {}
