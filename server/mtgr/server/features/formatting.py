@@ -50,7 +50,7 @@ def formatted_lines(document: OpenDocument) -> list[str]:
         new = format_line(text)
         return text if new == text else new
 
-    kept.update(document.document.lines, layout)
+    kept.update(texts, layout)
     return kept.values
 
 

@@ -1,11 +1,11 @@
 """Values derived from each line of an open document, kept between requests.
 
 A request on a long record reads every line, but between two requests an edit changes a
-few: the lines the document still holds unchanged (the same `Line` objects: the line
-store makes a new one only for a line an edit touched) keep their values, and only the
-lines between the unchanged start and end of the document are derived again. Finding
-those ends compares object ids a chunk at a time, so an unchanged document costs a copy
-of the line list, not a call a line.
+few: only the lines between the unchanged start and end of the text are derived again.
+A value must depend on the line's text alone (its parse is a function of it). Finding
+the unchanged ends compares the line texts a chunk at a time (the document's own
+strings, so mostly as the same objects), so an unchanged document costs a copy of the
+list of its texts, not a call a line.
 """
 
 from __future__ import annotations
@@ -14,8 +14,6 @@ from collections.abc import Callable, Sequence
 from itertools import compress
 from operator import not_
 from typing import Generic, TypeVar
-
-from mtgr.rules.walk import Line
 
 V = TypeVar("V")
 
@@ -26,25 +24,21 @@ class PerLine(Generic[V]):
     """`derive(index)` for every line, brought up to date by `update`."""
 
     def __init__(self) -> None:
-        # the lines the values were derived from: held, so no new line can take their ids
-        self._lines: list[Line] = []
-        self._ids: list[int] = []
+        self._texts: list[str] = []  # the texts the values were derived from
         self.values: list[V] = []
 
-    def update(self, lines: Sequence[Line], derive: Callable[[int], V]) -> bool:
-        """Derives the values of the lines changed since the last update; False when
-        nothing changed."""
-        ids = list(map(id, lines))
-        old = self._ids
-        head = common_length(old, ids, 1)
-        tail = min(common_length(old, ids, -1), min(len(old), len(ids)) - head)
-        end = len(ids) - tail
-        changed = head < end or len(old) != len(ids)
-        if changed:
-            self.values[head : len(old) - tail] = [derive(i) for i in range(head, end)]
-        self._lines = list(lines)
-        self._ids = ids
-        return changed
+    def update(self, texts: Sequence[str], derive: Callable[[int], V]) -> bool:
+        """Derives the values of the lines whose text changed since the last update;
+        False when nothing changed."""
+        old = self._texts
+        if len(old) == len(texts) and old == texts:
+            return False
+        head = common_length(old, texts, 1)
+        tail = min(common_length(old, texts, -1), min(len(old), len(texts)) - head)
+        end = len(texts) - tail
+        self.values[head : len(old) - tail] = [derive(i) for i in range(head, end)]
+        self._texts = list(texts)
+        return True
 
 
 def common_length(a: Sequence[object], b: Sequence[object], direction: int) -> int:

@@ -154,7 +154,7 @@ def encode(document: OpenDocument, first: int = 0, last: int | None = None) -> l
     data: list[int] = []
     previous_line = 0
     for line in range(max(first, 0), last + 1):
-        encoded, _written = _line_groups(document, line)
+        encoded = _line_groups(document, line)
         if encoded:
             data.append(line - previous_line)
             data.extend(encoded)
@@ -162,9 +162,9 @@ def encode(document: OpenDocument, first: int = 0, last: int | None = None) -> l
     return data
 
 
-def _line_groups(document: OpenDocument, line: int) -> tuple[tuple[int, ...], str]:
-    """A line's groups (`_encode_line`) and the same as JSON, kept with the parse and the
-    objects they came from."""
+def _line_groups(document: OpenDocument, line: int) -> tuple[int, ...]:
+    """A line's groups (`_encode_line`), kept with the parse and the objects they came
+    from."""
     entry = document.document.lines[line]
     objects = document.walk.objects_after.get(entry.id, ())
     if entry.parsed.error is not None:  # a line being typed changes nothing
@@ -172,11 +172,10 @@ def _line_groups(document: OpenDocument, line: int) -> tuple[tuple[int, ...], st
     remembered = _remembered(document).lines
     cached = remembered.get(entry.id)
     if cached is not None and cached[0] is entry.parsed and cached[1] == objects:
-        return cached[2], cached[3]
+        return cached[2]
     encoded = _encode_line(line_tokens(document, line, dict(objects)))
-    written = ",".join(map(str, encoded))
-    remembered[entry.id] = (entry.parsed, objects, encoded, written)
-    return encoded, written
+    remembered[entry.id] = (entry.parsed, objects, encoded)
+    return encoded
 
 
 _LINE_ID = attrgetter("id")
@@ -237,23 +236,21 @@ def _encode_whole(document: OpenDocument) -> tuple[list[int], list[str]]:
 def _chunk(document: OpenDocument, start: int, end: int, objects: list[_Objects | None]) -> _Chunk:
     lines = document.document.lines
     data: list[int] = []
-    pieces: list[str] = []
     first = -1
     previous = start
     for line in range(start, end):
-        encoded, written = _line_groups(document, line)
+        encoded = _line_groups(document, line)
         if not encoded:
             continue
         if first < 0:
             first = line - start
         else:
             data.append(line - previous)
-            pieces.append(str(line - previous))
         data.extend(encoded)
-        pieces.append(written)
         previous = line
     kept = all(line.parsed.error is None for line in lines[start:end])
-    return _Chunk(lines[start:end], objects, first, previous - start, data, ",".join(pieces), kept)
+    written = ",".join(map(str, data))
+    return _Chunk(lines[start:end], objects, first, previous - start, data, written, kept)
 
 
 def _objects_before(document: OpenDocument, line: int) -> tuple[tuple[int, str | None], ...]:
@@ -306,9 +303,7 @@ class _Remembered:
     tokens with the parse and objects they came from (an edit changes a few lines only)."""
 
     sent: _Sent | None = None
-    lines: dict[int, tuple[t.ParsedLine, _Objects, tuple[int, ...], str]] = field(
-        default_factory=dict
-    )
+    lines: dict[int, tuple[t.ParsedLine, _Objects, tuple[int, ...]]] = field(default_factory=dict)
     chunks: dict[int, _Chunk] = field(default_factory=dict)  # by the id of the first line
 
 

@@ -295,7 +295,7 @@ def _outline(document: OpenDocument) -> _Outline:
     outline = _OUTLINES.get(document)
     if outline is None:
         outline = _OUTLINES[document] = _Outline()
-    if outline.roles.update(document.document.lines, lambda index: line_role(document, index)):
+    if outline.roles.update(document.document.texts, lambda index: line_role(document, index)):
         outline.segments = None
         outline.blocks = None
         outline.replies.clear()
