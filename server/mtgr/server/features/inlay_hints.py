@@ -87,9 +87,9 @@ def line_hints(
 
 # What each line's hints were made from: (parse, objects, life totals, hints)
 _Kept = tuple[t.ParsedLine, _Objects, str | None, tuple[str, ...]]
-# The state after a turn line, as a label, with what it was rebuilt from: (the checkpoint,
-# the lines from the checkpoint's to the turn's, the label)
-_Life = tuple[GameState, Sequence[Line], str | None]
+# The state after a turn line, as a label, with what it was rebuilt from: (the checkpoint's
+# line id, the checkpoint, the lines from the checkpoint's to the turn's, the label)
+_Life = tuple[int, GameState, Sequence[Line], str | None]
 
 
 class _Remembered:
@@ -119,8 +119,14 @@ def hints(document: OpenDocument, first: int, last: int) -> RawResult:
         remembered = _REMEMBERED[document] = _Remembered()
     walk = document.walk
     asked = (document.edits, first, last)
-    if remembered.walk is not None and remembered.walk() is walk and remembered.asked == asked:
-        return remembered.answer
+    if remembered.walk is not None and remembered.walk() is walk:
+        if remembered.asked == asked:
+            return remembered.answer
+    else:  # a new walk: forget the life totals of checkpoints it no longer has
+        checkpoints = walk.checkpoints
+        life = remembered.life
+        for line_id in [i for i, kept in life.items() if checkpoints.get(kept[0]) is not kept[1]]:
+            del life[line_id]
     lines = document.document.lines
     if document.checked and first == 0 and last == count - 1:
         found = _whole(document, remembered)
@@ -266,12 +272,12 @@ def _life_after(document: OpenDocument, remembered: _Remembered, index: int) -> 
     checkpoint = checkpoints.get(lines[start].id)
     between = lines[start : index + 1]
     kept = remembered.life.get(lines[index].id)
-    if kept is not None and kept[0] is checkpoint and kept[1] == between:
-        return kept[2]
+    if kept is not None and kept[1] is checkpoint and kept[2] == between:
+        return kept[3]
     state = document.state_after(index)
     label = life_totals(state)
     if checkpoint is not None:
-        remembered.life[lines[index].id] = (checkpoint, between, label)
+        remembered.life[lines[index].id] = (lines[start].id, checkpoint, between, label)
     return label
 
 
