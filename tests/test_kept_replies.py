@@ -49,6 +49,16 @@ def answers(document: OpenDocument) -> dict[str, object]:
             (e.range.start.line, e.range.end.line, e.new_text)
             for e in formatting.format_document(document)
         ],
+        "range formatting": [
+            (e.range.start.line, e.new_text)
+            for e in formatting.format_range(
+                document,
+                types.Range(
+                    start=types.Position(line=0, character=0),
+                    end=types.Position(line=last + 1, character=0),
+                ),
+            )
+        ],
     }
 
 

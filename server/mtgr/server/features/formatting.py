@@ -32,14 +32,14 @@ def _line_edit(document: OpenDocument, line: int, new_text: str) -> types.TextEd
     )
 
 
-# Each open document's lines in canonical layout, the very line object where it is already
-# so; gone with the document when it closes.
+# Each open document's lines in canonical layout (a line already in layout as its text,
+# mostly the document's own string); gone with the document when it closes.
 _FORMATTED: WeakKeyDictionary[OpenDocument, PerLine[str]] = WeakKeyDictionary()
 
 
 def formatted_lines(document: OpenDocument) -> list[str]:
     """Every line in canonical layout (`format_line`), derived again only for the lines
-    edited since the last call; a line already in layout is its own text object."""
+    edited since the last call."""
     kept = _FORMATTED.get(document)
     if kept is None:
         kept = _FORMATTED[document] = PerLine()
@@ -72,7 +72,7 @@ def format_document(document: OpenDocument) -> list[types.TextEdit]:
     while kept and layout[kept - 1] == "":
         kept -= 1
     formatted = [*layout[:kept], ""] if kept else [""]
-    if formatted == texts:  # nothing to change; most lines compare as the same object
+    if formatted == texts:  # nothing to change; most lines compare as the same string
         return []
     if len(formatted) == len(texts):
         return [
@@ -112,7 +112,7 @@ def format_range(document: OpenDocument, selected: types.Range) -> list[types.Te
     return [
         _line_edit(document, i, layout[i])
         for i in range(max(selected.start.line, 0), last + 1)
-        if layout[i] is not document.document.texts[i]
+        if layout[i] != document.document.texts[i]
     ]
 
 
