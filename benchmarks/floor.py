@@ -43,6 +43,16 @@ def tokens(params: types.SemanticTokensParams) -> types.SemanticTokens:
     return types.SemanticTokens(data=[])
 
 
+@server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA)
+def tokens_delta(params: types.SemanticTokensDeltaParams) -> types.SemanticTokens:
+    return types.SemanticTokens(data=[])
+
+
+@server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE)
+def tokens_range(params: types.SemanticTokensRangeParams) -> types.SemanticTokens:
+    return types.SemanticTokens(data=[])
+
+
 @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
 def folding(params: types.FoldingRangeParams) -> list[types.FoldingRange]:
     return []

@@ -451,12 +451,7 @@ def report(
         "",
         *session.table(bursts),
         "",
-        "## Big requests",
-        "",
-        "Each asked three times on the open record. Target: ≤ 50 ms, replies no larger than",
-        "their content needs.",
-        "",
-        *session.table(requests),
+        *session.big_requests_section(requests),
     ]
     return "\n".join(lines) + "\n"
 

@@ -15,6 +15,7 @@ objects from it, so that what is measured is the server, not a client library.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import random
@@ -32,6 +33,10 @@ from benchmarks.generate import generate
 ROOT = Path(__file__).resolve().parent.parent
 MTGR = (sys.executable, "-m", "mtgr", "lsp")
 FLOOR = (sys.executable, "-m", "benchmarks.floor")
+# What the client says it can do: the outline as a tree, as VS Code and Neovim take it.
+CAPABILITIES = {
+    "textDocument": {"documentSymbol": {"hierarchicalDocumentSymbolSupport": True}},
+}
 
 
 # -- the client
@@ -64,7 +69,7 @@ class RawClient:
             limit=2**26,
         )
         self._reader = asyncio.create_task(self._read())
-        await self.request("initialize", {"processId": None, "capabilities": {}})
+        await self.request("initialize", {"processId": None, "capabilities": CAPABILITIES})
         self.notify("initialized", {})
 
     async def _read(self) -> None:
@@ -132,6 +137,36 @@ class RawClient:
             "textDocument/didChange",
             {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]},
         )
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time the server's threads have had so far (Linux's schedstat; None where
+        there is none): unlike wall-clock time, it does not count waiting for a core."""
+        tasks = Path(f"/proc/{self.process.pid}/task")
+        if not tasks.is_dir():
+            return None
+        total = 0
+        for task in tasks.iterdir():
+            try:
+                total += int((task / "schedstat").read_text().split()[0])
+            except (OSError, ValueError, IndexError):
+                continue
+        return total / 1e9
+
+    async def settle(self, at_least: float) -> float | None:
+        """Waits `at_least` seconds and then until the server stops using CPU time (it may
+        be collecting garbage); returns the CPU time it used meanwhile, None where unknown."""
+        start = self.cpu_seconds()
+        await asyncio.sleep(at_least)
+        last = self.cpu_seconds()
+        if start is None or last is None:
+            return None
+        for _ in range(100):  # at most 10 s more
+            await asyncio.sleep(0.1)
+            now = self.cpu_seconds() or last
+            if now - last < 0.002:
+                break
+            last = now
+        return last - start
 
     def peak_memory_mb(self) -> float:
         status = Path(f"/proc/{self.process.pid}/status").read_text()
@@ -439,51 +474,131 @@ async def run_burst(command: tuple[str, ...], text: str, seed: int) -> float:
     return published.at - last_key
 
 
+@dataclass
+class BigRequest:
+    """A request on the whole record; `rounds` (edit round -> bool) says after which edits
+    it is asked (a delta is asked where the full answer before it was)."""
+
+    method: str
+    lines: int | None = None  # a range of this many lines from the middle; None: whole
+    rounds: int = 1  # asked after every `rounds`-th edit...
+    offset: int = 0  # ...starting with this one
+
+
 BIG_REQUESTS = {
-    "documentSymbol": "textDocument/documentSymbol",
-    "semantic tokens, full": "textDocument/semanticTokens/full",
-    "folding ranges": "textDocument/foldingRange",
-    "inlay hints, whole file": "textDocument/inlayHint",
-    "formatting, nothing to change": "textDocument/formatting",
+    "documentSymbol": BigRequest("textDocument/documentSymbol"),
+    "semantic tokens, full": BigRequest("textDocument/semanticTokens/full", rounds=2),
+    "semantic tokens, delta": BigRequest(
+        "textDocument/semanticTokens/full/delta", rounds=2, offset=1
+    ),
+    "semantic tokens, 100 lines": BigRequest("textDocument/semanticTokens/range", lines=100),
+    "folding ranges": BigRequest("textDocument/foldingRange"),
+    "inlay hints, whole file": BigRequest("textDocument/inlayHint"),
+    "inlay hints, 100 lines": BigRequest("textDocument/inlayHint", lines=100),
+    "formatting (nothing to change)": BigRequest("textDocument/formatting"),
 }
-BIG_REQUEST_RUNS = 3
+BIG_REQUEST_RUNS = 3  # each asked so often with nothing changed
+BIG_EDITS = 12  # edits, each followed by the requests
+# After an edit's diagnostics, the requests wait this long, and until the server is idle:
+# mtgr collects garbage once it has been idle a second (server/collector.py), and that
+# pause would land in whichever request is under way then. Its CPU time is given apart.
+BIG_REQUEST_PAUSE = 1.2
 
 
-async def run_big_requests(
-    command: tuple[str, ...], text: str
-) -> dict[str, tuple[list[float], int]]:
-    """Each request BIG_REQUEST_RUNS times on the open record: times and reply bytes."""
+@dataclass
+class BigResult:
+    first: float = 0.0  # the first answer after the record opened
+    again: list[float] = field(default_factory=list)  # nothing changed since the last
+    edited: list[float] = field(default_factory=list)  # the first after an edit
+    # the server's CPU time for each of them, under "again" and "edited"
+    cpu: dict[str, list[float]] = field(default_factory=dict)
+    size: int = 0  # bytes of the last reply
+    idle: list[float] = field(default_factory=list)  # the server's CPU time while it waited
+
+
+def _big_edits(text: str, seed: int) -> list[dict[str, Any]]:
+    """Edits that keep the record formatted: a comment line inserted and deleted again,
+    a letter of a card name changed and changed back (the name changes on every line
+    after that shows it), each somewhere in the middle half."""
+    mirror = Mirror(text.split("\n"))
+    rng = random.Random(seed)
+    edits: list[dict[str, Any]] = []
+    while len(edits) < BIG_EDITS:
+        line = _somewhere(mirror, rng, len(mirror.lines) // 4)
+        line = max(line, len(mirror.lines) // 4)
+        edits.append(mirror.edit((line, 0), (line, 0), "// a note\n"))
+        edits.append(mirror.edit((line, 0), (line + 1, 0), ""))
+        for _ in range(200):
+            line = rng.randrange(len(mirror.lines) // 4, 3 * len(mirror.lines) // 4)
+            found = re.search(r'#\d+ "([A-Za-z]{2})', mirror.lines[line])
+            if found:
+                at = found.start(1)
+                letter = mirror.lines[line][at]
+                other = "x" if letter != "x" else "y"
+                edits.append(mirror.edit((line, at), (line, at + 1), other))
+                edits.append(mirror.edit((line, at), (line, at + 1), letter))
+                break
+    return edits[:BIG_EDITS]
+
+
+async def run_big_requests(command: tuple[str, ...], text: str) -> dict[str, BigResult]:
+    """Each request once after the record opened, BIG_REQUEST_RUNS times with nothing
+    changed, and after each of BIG_EDITS edits (once the edit's diagnostics are in, so
+    that what is timed is the request, not the check)."""
     client = RawClient(command)
     await client.start()
     uri = "file:///bench/big.mtgr"
     client.open(uri, text)
     await client.diagnostics_for(uri, 0)
+    await client.settle(BIG_REQUEST_PAUSE)
     lines = text.count("\n")
-    document = {"uri": uri}
-    params = {
-        "textDocument/documentSymbol": {"textDocument": document},
-        "textDocument/semanticTokens/full": {"textDocument": document},
-        "textDocument/foldingRange": {"textDocument": document},
-        "textDocument/inlayHint": {
-            "textDocument": document,
-            "range": {
-                "start": {"line": 0, "character": 0},
-                "end": {"line": lines, "character": 0},
-            },
-        },
-        "textDocument/formatting": {
-            "textDocument": document,
-            "options": {"tabSize": 4, "insertSpaces": True},
-        },
-    }
-    results: dict[str, tuple[list[float], int]] = {}
-    for name, method in BIG_REQUESTS.items():
-        times = []
+    results = {name: BigResult() for name in BIG_REQUESTS}
+    result_id = "0"  # of the last semantic tokens answer, for the next delta
+
+    async def ask(name: str, when: str = "") -> float:
+        nonlocal result_id
+        request = BIG_REQUESTS[name]
+        params: dict[str, Any] = {"textDocument": {"uri": uri}}
+        first, last = 0, lines
+        if request.lines is not None:
+            first = lines // 2
+            last = first + request.lines
+        if request.lines is not None or request.method == "textDocument/inlayHint":
+            params["range"] = {
+                "start": {"line": first, "character": 0},
+                "end": {"line": last, "character": 0},
+            }
+        if request.method == "textDocument/formatting":
+            params["options"] = {"tabSize": 4, "insertSpaces": True}
+        if request.method.endswith("/delta"):
+            params["previousResultId"] = result_id
+        cpu = client.cpu_seconds()
+        start = time.perf_counter()
+        answer = await client.request(request.method, params)
+        took = time.perf_counter() - start
+        cpu_after = client.cpu_seconds()
+        if cpu is not None and cpu_after is not None:
+            results[name].cpu.setdefault(when, []).append(cpu_after - cpu)
+        if isinstance(answer, dict) and "resultId" in answer:
+            result_id = answer["resultId"]
+        results[name].size = client.last_size
+        return took
+
+    for name in BIG_REQUESTS:
+        results[name].first = await ask(name)
+    for name in BIG_REQUESTS:
         for _ in range(BIG_REQUEST_RUNS):
-            start = time.perf_counter()
-            await client.request(method, params[method])
-            times.append(time.perf_counter() - start)
-        results[name] = (times, client.last_size)
+            results[name].again.append(await ask(name, "again"))
+    idle = results[next(iter(BIG_REQUESTS))].idle
+    for version, change in enumerate(_big_edits(text, seed=5), 1):
+        client.change(uri, version, change)
+        await client.diagnostics_for(uri, version)
+        used = await client.settle(BIG_REQUEST_PAUSE)
+        if used is not None:
+            idle.append(used)
+        for name, request in BIG_REQUESTS.items():
+            if (version - 1) % request.rounds == request.offset:
+                results[name].edited.append(await ask(name, "edited"))
     await client.stop()
     return results
 
@@ -568,20 +683,81 @@ async def measure(
                     )
                 )
     text = generate(big_lines, seed=7)
-    mine_big = await run_big_requests(MTGR, text)
-    floor_big = await run_big_requests(FLOOR, text)
-    requests: list[SessionRow] = []
-    for name, (times, size) in mine_big.items():
-        requests.append(
+    return sessions, bursts, await big_request_rows(text, f"generated, {big_lines:,} lines")
+
+
+async def big_request_rows(text: str, label: str) -> list[SessionRow]:
+    """The big requests on a record, against the floor: a row with nothing changed and a
+    row after edits for each."""
+    mine = await run_big_requests(MTGR, text)
+    floor = await run_big_requests(FLOOR, text)
+    rows: list[SessionRow] = []
+    for name, result in mine.items():
+        first = f"first after open {ms(result.first)}"
+        for when, key, times, floor_times, notes in (
+            ("nothing changed", "again", result.again, floor[name].again, first),
             (
-                f"generated, {big_lines:,} lines",
-                name,
-                str(len(times)),
-                *_figures(times, floor_big[name][0]),
-                f"reply {size:,} bytes",
+                "after an edit",
+                "edited",
+                result.edited,
+                floor[name].edited,
+                f"reply {result.size:,} bytes",
+            ),
+        ):
+            cpu = result.cpu.get(key, [])
+            if cpu:
+                notes += f"; server CPU median {ms(statistics.median(cpu))}"
+            if result.idle and key == "edited":
+                notes += (
+                    f"; the garbage collection while idle after each edit: server CPU median "
+                    f"{ms(statistics.median(result.idle))}, p95 {ms(percentile(result.idle, 0.95))}"
+                )
+            rows.append(
+                (label, f"{name}, {when}", str(len(times)), *_figures(times, floor_times), notes)
             )
+    return rows
+
+
+BIG_REQUESTS_HEADING = "## Big requests"
+
+
+def big_requests_section(rows: list[SessionRow]) -> list[str]:
+    """The page's section on the big requests (benchmarks/run.py writes it too)."""
+    return [
+        BIG_REQUESTS_HEADING,
+        "",
+        "On the open record (`python -m benchmarks.session` measures this part alone): each",
+        "request once after open, three times with nothing changed, and after each of 12",
+        "edits that keep the record formatted (a comment line inserted and deleted, a letter",
+        "of a card name changed and back), asked 1.2 s after the edit's diagnostics and once",
+        "the server's garbage collection while idle has run (its CPU time is in the notes). The",
+        "client asks for the outline as a tree. Wall-clock time includes reading and parsing",
+        "the reply in the client; the server's CPU time (Linux schedstat) does not count",
+        "waiting for a core. Target: ≤ 50 ms, replies no larger than their content needs.",
+        "",
+        *table(rows),
+    ]
+
+
+def main() -> None:
+    """The big requests alone: `python -m benchmarks.session [LINES] [--out PAGE]` prints
+    their section, and writes it in place of the page's (docs/benchmarks.md)."""
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("lines", type=int, nargs="?", default=50_000)
+    parser.add_argument("--out", type=Path, help="the page whose section to replace")
+    args = parser.parse_args()
+    label = f"generated, {args.lines:,} lines"
+    rows = asyncio.run(big_request_rows(generate(args.lines, seed=7), label))
+    section = "\n".join(big_requests_section(rows)) + "\n"
+    print(section)
+    if args.out is not None:
+        page = args.out.read_text(encoding="utf-8")
+        start = page.index(f"\n{BIG_REQUESTS_HEADING}\n") + 1
+        end = page.find("\n## ", start)
+        rest = page[end + 1 :] if end >= 0 else ""
+        args.out.write_text(
+            page[:start] + section + ("\n" + rest if rest else ""), encoding="utf-8"
         )
-    return sessions, bursts, requests
 
 
 def table(rows: list[SessionRow]) -> list[str]:
@@ -590,3 +766,7 @@ def table(rows: list[SessionRow]) -> list[str]:
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     return lines + ["| " + " | ".join(row) + " |" for row in rows]
+
+
+if __name__ == "__main__":
+    main()

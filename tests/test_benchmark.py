@@ -55,8 +55,14 @@ def test_the_benchmark_drives_the_server_and_writes_every_row(tmp_path: Path) ->
         (record, size) for record in records for size in (600, 900)
     }
     assert all(re.fullmatch(rf"{figure} ms", r[3]) for r in bursts)
-    assert [r[1] for r in requests] == list(BIG_REQUESTS)
-    assert all(re.fullmatch(timing, r[3]) and r[6].startswith("reply ") for r in requests)
+    assert [r[1] for r in requests] == [
+        f"{name}, {when}" for name in BIG_REQUESTS for when in ("nothing changed", "after an edit")
+    ]
+    for row in requests:  # the first answer after open, or the reply's size; the server's CPU
+        notes = "first after open " if row[1].endswith("nothing changed") else "reply "
+        assert re.fullmatch(timing, row[3]) and row[6].startswith(notes), row
+        if sys.platform == "linux":  # read from /proc
+            assert re.search(rf"server CPU median {figure} ms", row[6]), row
 
 
 def _tables(report: str) -> list[list[list[str]]]:

@@ -3,8 +3,10 @@ and is registered here, in one place."""
 
 from __future__ import annotations
 
+import json
 import threading
 from pathlib import Path
+from typing import cast
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -12,7 +14,9 @@ from pygls.protocol import LanguageServerProtocol, lsp_method
 
 from mtgr import __version__
 from mtgr.server.collector import Collector
+from mtgr.server.features.diagnostics import send_raw
 from mtgr.server.features.log import log_to_file
+from mtgr.server.features.raw import RawResult
 from mtgr.server.features.workspace import WorkspaceCheck
 from mtgr.server.session import Session
 from mtgr.server.transport import serve_stdio, serve_tcp
@@ -37,6 +41,17 @@ class MtgrProtocol(LanguageServerProtocol):
     def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):  # type: ignore[override]
         if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CLOSE)) is not None:
             yield handler, (params,), None
+
+    def _send_response(
+        self, msg_id: int | str, result: object = None, error: types.ResponseError | None = None
+    ) -> None:
+        """A feature's reply that is JSON already (features/raw.py) is written as it is."""
+        if error is None and isinstance(result, RawResult):
+            self._result_types.pop(msg_id, None)
+            message = f'{{"jsonrpc":"2.0","id":{json.dumps(msg_id)},"result":{result}}}'
+            send_raw(cast("MtgrServer", self._server), message)
+            return
+        super()._send_response(msg_id, result, error)
 
 
 class MtgrServer(LanguageServer):

@@ -36,6 +36,8 @@ def format_line(line: str) -> str:
     # a byte order mark the parser reads past stays where it is: it is text, not layout
     marks = _without_blanks(line[: len(line) - len(line.lstrip(" \t\ufeff"))])
     formatted = marks + " ".join(words)
+    if formatted == line:  # already in layout, most lines of a formatted record
+        return line
     if _without_blanks(formatted) != _without_blanks(line):
         return line  # text outside the tokens that is not a blank: keep it where it is
     if meaning(parse_line(formatted)) != meaning(parsed):

@@ -1,15 +1,19 @@
 """Formatting and range formatting: the canonical layout of syntax/format.py, as minimal edits.
 
 Only the lines that change get an edit, so the client keeps its cursor and undo history
-on every other line. Range formatting never adds or removes lines.
+on every other line. Range formatting never adds or removes lines. Each line's canonical
+layout is kept between requests (features/per_line.py): formatting a long record that
+needs nothing costs the lines edited since the last request, and answers [].
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from lsprotocol import types
 
+from mtgr.server.features.per_line import PerLine
 from mtgr.syntax.format import format_line, format_text
 
 if TYPE_CHECKING:
@@ -28,10 +32,33 @@ def _line_edit(document: OpenDocument, line: int, new_text: str) -> types.TextEd
     )
 
 
+# Each open document's lines in canonical layout (a line already in layout as its text,
+# mostly the document's own string); gone with the document when it closes.
+_FORMATTED: WeakKeyDictionary[OpenDocument, PerLine[str]] = WeakKeyDictionary()
+
+
+def formatted_lines(document: OpenDocument) -> list[str]:
+    """Every line in canonical layout (`format_line`), derived again only for the lines
+    edited since the last call."""
+    kept = _FORMATTED.get(document)
+    if kept is None:
+        kept = _FORMATTED[document] = PerLine()
+    texts = document.document.texts
+
+    def layout(index: int) -> str:
+        text = texts[index]
+        new = format_line(text)
+        return text if new == text else new
+
+    kept.update(texts, layout)
+    return kept.values
+
+
 def format_document(document: OpenDocument) -> list[types.TextEdit]:
     texts = document.document.texts
     newline = document.document.newline
-    if any(end != newline for end in document.document.breaks[:-1]):
+    breaks = document.document.breaks
+    if breaks.count(newline) != len(breaks) - 1:
         # mixed line breaks all become the first one: one edit over the whole text
         last = len(texts) - 1
         whole = types.Range(
@@ -39,7 +66,14 @@ def format_document(document: OpenDocument) -> list[types.TextEdit]:
             end=types.Position(line=last, character=document.to_character(last, len(texts[last]))),
         )
         return [types.TextEdit(range=whole, new_text=format_text(document.document.text))]
-    formatted = format_text("\n".join(texts)).split("\n")
+    # what format_text gives, line by line: trailing blank lines go, one line break ends it
+    layout = formatted_lines(document)
+    kept = len(layout)
+    while kept and layout[kept - 1] == "":
+        kept -= 1
+    formatted = [*layout[:kept], ""] if kept else [""]
+    if formatted == texts:  # nothing to change; most lines compare as the same string
+        return []
     if len(formatted) == len(texts):
         return [
             _line_edit(document, i, new)
@@ -74,10 +108,11 @@ def format_range(document: OpenDocument, selected: types.Range) -> list[types.Te
     last = min(selected.end.line, len(document.document) - 1)
     if selected.end.character == 0 and last > selected.start.line:
         last -= 1  # a selection up to the start of a line does not include that line
+    layout = formatted_lines(document)
     return [
-        _line_edit(document, i, new)
+        _line_edit(document, i, layout[i])
         for i in range(max(selected.start.line, 0), last + 1)
-        if (new := format_line(document.document.texts[i])) != document.document.texts[i]
+        if layout[i] != document.document.texts[i]
     ]
 
 

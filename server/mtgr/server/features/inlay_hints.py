@@ -2,22 +2,38 @@
 
 A record names a card once, when it becomes known; after that it is `#N` alone. The hint
 puts the name back where the reader needs it, from the state at that line.
+
+Both come from what the walk keeps, not from walking again: the names from the objects
+each line names as they stand after it (`Walk.objects_after`), the life totals from the
+state after the turn line, rebuilt from the checkpoint before it and kept until that
+checkpoint or a line between changes. Each line's hints are kept as JSON (features/raw.py)
+with what they were made from, so a request after an edit builds the edited lines only.
 """
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from operator import attrgetter
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from lsprotocol import types
 
+from mtgr.rules.apply import apply
 from mtgr.rules.state import GameState
-from mtgr.server.features.hover import object_refs
-from mtgr.server.features.semantic_tokens import states_after
+from mtgr.rules.walk import Line, Walk
+from mtgr.server.features.per_line import chunk_starts
+from mtgr.server.features.raw import RawResult, dumps, raw_list
 from mtgr.syntax import tree as t
 
 if TYPE_CHECKING:
     from mtgr.server.app import MtgrServer
     from mtgr.server.session import OpenDocument
+
+_Objects = tuple[tuple[int, str | None], ...]
 
 
 def named_here(statement: t.Statement) -> set[int]:
@@ -32,55 +48,237 @@ def named_here(statement: t.Statement) -> set[int]:
     return named
 
 
-def life_totals(state: GameState) -> str:
-    return " · ".join(f"{p.name} {p.life}" for p in state.players)
+def life_totals(state: GameState) -> str | None:
+    """The label on a turn line; None before any player is declared."""
+    return " · ".join(f"{p.name} {p.life}" for p in state.players) or None
 
 
-def line_hints(document: OpenDocument, line: int, state: GameState) -> list[types.InlayHint]:
-    """Hints for one line, given the state after it."""
+def line_hints(
+    document: OpenDocument, line: int, objects: _Objects, life: str | None
+) -> tuple[str, ...]:
+    """One line's hints as JSON, each without its start, `{"position":{"line":N` (so a
+    line that moves keeps them), given the objects the line names as they stand after it
+    and, on a turn line, the life totals after it."""
     statement = document.document.lines[line].parsed.statement
     if statement is None:
-        return []
-    hints: list[types.InlayHint] = []
-    if isinstance(statement, t.Turn) and state.players:
+        return ()
+    hints: list[str] = []
+    if isinstance(statement, t.Turn) and life is not None:
         end = document.to_character(line, statement.span.end)
         hints.append(
-            types.InlayHint(
-                position=types.Position(line=line, character=end),
-                label=life_totals(state),
-                padding_left=True,
-                tooltip="life totals at the start of the turn",
-            )
+            f',"character":{end}}},"label":{dumps(life)},'
+            '"tooltip":"life totals at the start of the turn","paddingLeft":true}'
         )
+    if not objects:
+        return tuple(hints)
+    names = dict(objects)
     skip = named_here(statement)
-    for ref in sorted(object_refs(statement), key=lambda r: r.span.start):
-        if ref.number in skip:
+    for ref in sorted(statement.objects, key=lambda r: r.span.start):
+        name = names.get(ref.number)
+        if name is None or ref.number in skip:
             continue
-        obj = state.obj(ref.number)
-        if obj is None or obj.name is None:
-            continue
-        position = types.Position(line=line, character=document.to_character(line, ref.span.end))
+        character = document.to_character(line, ref.span.end)
         hints.append(
-            types.InlayHint(
-                position=position,
-                label=obj.name,
-                kind=types.InlayHintKind.Type,
-                padding_left=True,
-            )
+            f',"character":{character}}},"label":{dumps(name)},'
+            f'"kind":{types.InlayHintKind.Type.value},"paddingLeft":true}}'
         )
-    return hints
+    return tuple(hints)
 
 
-def hints(document: OpenDocument, first: int, last: int) -> list[types.InlayHint]:
+# What each line's hints were made from: (parse, objects, life totals, hints)
+_Kept = tuple[t.ParsedLine, _Objects, str | None, tuple[str, ...]]
+# The state after a turn line, as a label, with what it was rebuilt from: (the checkpoint's
+# line id, the checkpoint, the lines from the checkpoint's to the turn's, the label)
+_Life = tuple[int, GameState, Sequence[Line], str | None]
+
+
+class _Remembered:
+    def __init__(self) -> None:
+        self.lines: dict[int, _Kept] = {}
+        self.life: dict[int, _Life] = {}
+        self.chunks: dict[int, _Chunk] = {}  # by the id of their first line
+        # the last answer, with what it answered: the walk (not kept alive for this), and
+        # (edits, first, last)
+        self.walk: weakref.ref[Walk] | None = None
+        self.asked: tuple[int, int, int] | None = None
+        self.answer = RawResult("[]")
+
+
+# Gone with the document when it closes.
+_REMEMBERED: WeakKeyDictionary[OpenDocument, _Remembered] = WeakKeyDictionary()
+
+
+def hints(document: OpenDocument, first: int, last: int) -> RawResult:
     count = len(document.document)
     if count == 0:
-        return []
+        return raw_list(())
     first = max(0, min(first, count - 1))
     last = max(first, min(last, count - 1))
-    found: list[types.InlayHint] = []
-    for offset, state in enumerate(states_after(document, first, last)):
-        found.extend(line_hints(document, first + offset, state))
+    remembered = _REMEMBERED.get(document)
+    if remembered is None:
+        remembered = _REMEMBERED[document] = _Remembered()
+    walk = document.walk
+    asked = (document.edits, first, last)
+    if remembered.walk is not None and remembered.walk() is walk:
+        if remembered.asked == asked:
+            return remembered.answer
+    else:  # a new walk: forget the life totals of checkpoints it no longer has
+        checkpoints = walk.checkpoints
+        life = remembered.life
+        for line_id in [i for i, kept in life.items() if checkpoints.get(kept[0]) is not kept[1]]:
+            del life[line_id]
+    lines = document.document.lines
+    if document.checked and first == 0 and last == count - 1:
+        found = _whole(document, remembered)
+    else:
+        found = [
+            f'{{"position":{{"line":{index}' + rest
+            for index, rests in _line_hints(document, remembered, first, last)
+            for rest in rests
+        ]
+    for table in (remembered.lines, remembered.life):
+        if len(table) > count:  # forget the lines edits removed
+            alive = {line.id for line in lines}
+            for line_id in [i for i in table if i not in alive]:
+                del table[line_id]
+    remembered.walk, remembered.asked, remembered.answer = weakref.ref(walk), asked, raw_list(found)
+    return remembered.answer
+
+
+def _line_hints(
+    document: OpenDocument, remembered: _Remembered, first: int, last: int
+) -> Iterator[tuple[int, tuple[str, ...]]]:
+    """(line, its hints as `line_hints` gives them) for the lines from `first` to `last`
+    that have any, kept per line with what they were made from."""
+    kept = remembered.lines
+    lines = document.document.lines
+    for index, objects, life in _facts(document, remembered, first, last):
+        line = lines[index]
+        cached = kept.get(line.id)
+        if (
+            cached is None
+            or cached[0] is not line.parsed
+            or cached[1] != objects
+            or cached[2] != life
+        ):
+            made = line_hints(document, index, objects, life)
+            cached = kept[line.id] = (line.parsed, objects, life, made)
+        if cached[3]:
+            yield index, cached[3]
+
+
+@dataclass
+class _Chunk:
+    """The hints of a stretch of lines (`chunk_starts`) as a template with a slot for each
+    line number, kept while its lines, the objects they name and the life totals on its
+    turn lines are the same, wherever it moves."""
+
+    lines: list[Line]
+    objects: list[_Objects | None]  # what the walk kept for each line (None: nothing)
+    lives: tuple[tuple[int, str | None], ...]  # (turn line from the chunk's start, totals)
+    template: str
+    numbers: tuple[int, ...]  # the line of each slot, from the chunk's start
+
+
+_LINE_ID = attrgetter("id")
+
+
+def _whole(document: OpenDocument, remembered: _Remembered) -> list[str]:
+    """The hints of the whole document, a chunk at a time."""
+    lines = document.document.lines
+    ids = list(map(_LINE_ID, lines))
+    objects_after = document.walk.objects_after
+    chunks: dict[int, _Chunk] = {}
+    found: list[str] = []
+    for start, end in pairwise(chunk_starts(ids)):
+        objects = list(map(objects_after.get, ids[start:end]))
+        chunk = remembered.chunks.get(ids[start])
+        if (
+            chunk is None
+            or chunk.objects != objects
+            or chunk.lines != lines[start:end]
+            or any(_life_after(document, remembered, start + i) != life for i, life in chunk.lives)
+        ):
+            chunk = _chunk(document, remembered, start, end, objects)
+        chunks[ids[start]] = chunk
+        if chunk.numbers:
+            found.append(chunk.template % tuple(map(start.__add__, chunk.numbers)))
+    remembered.chunks = chunks
     return found
+
+
+def _chunk(
+    document: OpenDocument,
+    remembered: _Remembered,
+    start: int,
+    end: int,
+    objects: list[_Objects | None],
+) -> _Chunk:
+    lines = document.document.lines
+    lives = tuple(
+        (index - start, _life_after(document, remembered, index))
+        for index in range(start, end)
+        if isinstance(lines[index].parsed.statement, t.Turn)
+    )
+    parts: list[str] = []
+    numbers: list[int] = []
+    for index, rests in _line_hints(document, remembered, start, end - 1):
+        for rest in rests:
+            parts.append('{"position":{"line":%d' + rest.replace("%", "%%"))
+            numbers.append(index - start)
+    return _Chunk(lines[start:end], objects, lives, ",".join(parts), tuple(numbers))
+
+
+def _facts(
+    document: OpenDocument, remembered: _Remembered, first: int, last: int
+) -> Iterator[tuple[int, _Objects, str | None]]:
+    """(line, objects it names after it, life totals after a turn line) for each line
+    from `first` to `last` that names an object or begins a turn."""
+    lines = document.document.lines
+    if not document.checked:  # the first check is under way: walk the lines asked for
+        state = document.state_before(first)
+        for index in range(first, last + 1):
+            statement = lines[index].parsed.statement
+            if statement is None:
+                continue
+            state = apply(state, statement, lines[index].id)
+            objects = tuple(
+                (ref.number, obj.name)
+                for ref in statement.objects
+                if (obj := state.obj(ref.number)) is not None
+            )
+            life = life_totals(state) if isinstance(statement, t.Turn) else None
+            if objects or life is not None:
+                yield index, objects, life
+        return
+    objects_after = document.walk.objects_after
+    for index in range(first, last + 1):
+        line = lines[index]
+        statement = line.parsed.statement
+        if isinstance(statement, t.Turn):
+            yield index, objects_after.get(line.id, ()), _life_after(document, remembered, index)
+        elif statement is not None and line.id in objects_after:
+            yield index, objects_after[line.id], None
+
+
+def _life_after(document: OpenDocument, remembered: _Remembered, index: int) -> str | None:
+    """The life totals after a turn line: from the checkpoint at or before it, applying the
+    lines between, unless that checkpoint and those lines are the ones used last time."""
+    lines = document.document.lines
+    checkpoints = document.walk.checkpoints
+    start = index
+    while start > 0 and lines[start].id not in checkpoints:
+        start -= 1
+    checkpoint = checkpoints.get(lines[start].id)
+    between = lines[start : index + 1]
+    kept = remembered.life.get(lines[index].id)
+    if kept is not None and kept[1] is checkpoint and kept[2] == between:
+        return kept[3]
+    state = document.state_after(index)
+    label = life_totals(state)
+    if checkpoint is not None:
+        remembered.life[lines[index].id] = (lines[start].id, checkpoint, between, label)
+    return label
 
 
 def refresh(server: MtgrServer) -> None:
@@ -93,7 +291,7 @@ def refresh(server: MtgrServer) -> None:
 
 def register(server: MtgrServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
-    def inlay_hint(params: types.InlayHintParams) -> list[types.InlayHint] | None:
+    def inlay_hint(params: types.InlayHintParams) -> list[types.InlayHint] | RawResult | None:
         document = server.session.get(params.text_document.uri)
         if document is None:
             return None

@@ -13,7 +13,14 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from mtgr.server.features.symbols import block_range, blocks, walk_blocks
+from mtgr.server.features.raw import RawResult, raw_list
+from mtgr.server.features.symbols import (
+    block_range,
+    document_blocks,
+    reply,
+    segment_folds,
+    walk_blocks,
+)
 from mtgr.syntax import tree as t
 from mtgr.syntax.occurrences import Occurrence, occurrences_in_line
 from mtgr.syntax.parser import MAX_NUMBER_DIGITS
@@ -132,12 +139,8 @@ def selection_range(document: OpenDocument, position: types.Position) -> types.S
         spans.append(parsed.statement.span)
     spans.append(t.Span(0, len(text)))
     ranges = [document.range(line_number, s) for s in spans]
-    around = [
-        b
-        for b in walk_blocks(blocks(document.document.texts, document.document.lines))
-        if b.start <= line_number <= b.end
-    ]
-    ranges.extend(block_range(document, b) for b in reversed(around))
+    around = [b for b in walk_blocks(document_blocks(document)) if b.start <= line_number <= b.end]
+    ranges.extend(block_range(b) for b in reversed(around))
     chain: types.SelectionRange | None = None
     for item in reversed(_distinct(ranges)):
         chain = types.SelectionRange(range=item, parent=chain)
@@ -156,43 +159,13 @@ def _distinct(ranges: list[types.Range]) -> list[types.Range]:
 # ---- folding ---------------------------------------------------------------------------
 
 
-def folding_ranges(
-    document: OpenDocument, collapsed_text: bool = False
-) -> list[types.FoldingRange]:
+def folding_ranges(document: OpenDocument, collapsed_text: bool = False) -> RawResult:
     """Games, the pregame, turns, phases, steps and keyframes; runs of comment lines."""
-    found: list[types.FoldingRange] = []
-    for block in walk_blocks(blocks(document.document.texts, document.document.lines)):
-        if block.end > block.start:
-            found.append(
-                types.FoldingRange(
-                    start_line=block.start,
-                    end_line=block.end,
-                    kind=types.FoldingRangeKind.Region,
-                    collapsed_text=block.name if collapsed_text else None,
-                )
-            )
-    run_start: int | None = None
-    lines = document.document.lines
-    for index in range(len(lines) + 1):
-        comment_only = (
-            index < len(lines)
-            and lines[index].parsed.comment is not None
-            and lines[index].parsed.statement is None
-            and lines[index].parsed.error is None
-        )
-        if comment_only and run_start is None:
-            run_start = index
-        elif not comment_only and run_start is not None:
-            if index - 1 > run_start:
-                found.append(
-                    types.FoldingRange(
-                        start_line=run_start,
-                        end_line=index - 1,
-                        kind=types.FoldingRangeKind.Comment,
-                    )
-                )
-            run_start = None
-    return found
+    return reply(
+        document,
+        ("folding", collapsed_text),
+        lambda: raw_list(segment_folds(document, collapsed_text)),
+    )
 
 
 # ---- registration ----------------------------------------------------------------------
@@ -261,7 +234,7 @@ def register(server: MtgrServer) -> None:
         )
 
     @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
-    def folding(params: types.FoldingRangeParams) -> list[types.FoldingRange] | None:
+    def folding(params: types.FoldingRangeParams) -> list[types.FoldingRange] | RawResult | None:
         document = get(params.text_document.uri)
         if document is None:
             return None

@@ -7,17 +7,19 @@ token says whether its card is known or hidden at that line, which a grammar can
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from itertools import count
+from itertools import count, pairwise
+from operator import attrgetter
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from lsprotocol import types
 
-from mtgr.rules.apply import apply
-from mtgr.rules.state import ZONES, GameState
-from mtgr.rules.walk import Walk
+from mtgr.rules.state import ZONES
+from mtgr.rules.walk import Line, Walk
+from mtgr.server.features.per_line import chunk_starts, common_length
+from mtgr.server.features.raw import RawResult
 from mtgr.syntax import tree as t
 from mtgr.syntax.parser import GRAMMAR
 
@@ -56,16 +58,6 @@ _KIND_TYPE = {
     t.TokenKind.COMMENT: "comment",
 }
 CAUSE_WORDS = frozenset({"by", "sba", "replacement"})
-
-
-def states_after(document: OpenDocument, first: int, last: int) -> Iterator[GameState]:
-    """The state after each line from `first` to `last`, applying lines one by one."""
-    state = document.state_before(first)
-    for index in range(first, last + 1):
-        statement = document.document.lines[index].parsed.statement
-        if statement is not None:
-            state = apply(state, statement, document.document.lines[index].id)
-        yield state
 
 
 def cause_spans(statement: t.Statement | None) -> set[t.Span]:
@@ -157,33 +149,108 @@ def line_tokens(
 def encode(document: OpenDocument, first: int = 0, last: int | None = None) -> list[int]:
     """Lines `first` to `last` (the whole document by default) as LSP's relative
     five-integer groups; the first token is relative to the start of the document."""
-    data: list[int] = []
     count = len(document.document)
     last = count - 1 if last is None else min(last, count - 1)
+    data: list[int] = []
     previous_line = 0
-    remembered = _remembered(document).lines
-    objects_after = document.walk.objects_after
-    lines = document.document.lines
     for line in range(max(first, 0), last + 1):
-        entry = lines[line]
-        objects = objects_after.get(entry.id, ())
-        if entry.parsed.error is not None:  # a line being typed changes nothing
-            objects = _objects_before(document, line)
-        cached = remembered.get(entry.id)
-        if cached is not None and cached[0] is entry.parsed and cached[1] == objects:
-            encoded = cached[2]
-        else:
-            encoded = _encode_line(line_tokens(document, line, dict(objects)))
-            remembered[entry.id] = (entry.parsed, objects, encoded)
+        encoded = _line_groups(document, line)
         if encoded:
             data.append(line - previous_line)
             data.extend(encoded)
             previous_line = line
-    if len(remembered) > 2 * count:  # forget the lines edits removed
-        alive = {entry.id for entry in lines}
-        for line_id in [i for i in remembered if i not in alive]:
-            del remembered[line_id]
     return data
+
+
+def _line_groups(document: OpenDocument, line: int) -> tuple[int, ...]:
+    """A line's groups (`_encode_line`), kept with the parse and the objects they came
+    from."""
+    entry = document.document.lines[line]
+    objects = document.walk.objects_after.get(entry.id, ())
+    if entry.parsed.error is not None:  # a line being typed changes nothing
+        objects = _objects_before(document, line)
+    remembered = _remembered(document).lines
+    cached = remembered.get(entry.id)
+    if cached is not None and cached[0] is entry.parsed and cached[1] == objects:
+        return cached[2]
+    encoded = _encode_line(line_tokens(document, line, dict(objects)))
+    remembered[entry.id] = (entry.parsed, objects, encoded)
+    return encoded
+
+
+_LINE_ID = attrgetter("id")
+
+
+@dataclass
+class _Chunk:
+    """The groups of a stretch of lines, kept while its lines and the objects they name
+    are the same; its first token's line delta is left to whoever places it."""
+
+    lines: list[Line]
+    objects: list[_Objects | None]  # what the walk kept for each line (None: nothing)
+    first: int  # the first line with a token, counted from the chunk's start; -1: none
+    last: int  # the last line with a token, the same way
+    data: list[int]
+    written: str  # `data` as JSON, without the brackets
+    kept: bool  # False when a line does not parse (its colours come from the state)
+
+
+def _encode_whole(document: OpenDocument) -> tuple[list[int], list[str]]:
+    """`encode` of the whole document, and the same as JSON pieces, a chunk at a time
+    (`chunk_starts`)."""
+    lines = document.document.lines
+    ids = list(map(_LINE_ID, lines))
+    starts = chunk_starts(ids)
+    objects_after = document.walk.objects_after
+    remembered = _remembered(document)
+    chunks: dict[int, _Chunk] = {}
+    data: list[int] = []
+    pieces: list[str] = []
+    previous_line = 0
+    for start, end in pairwise(starts):
+        objects = list(map(objects_after.get, ids[start:end]))
+        chunk = remembered.chunks.get(ids[start])
+        if (
+            chunk is None
+            or not chunk.kept
+            or chunk.objects != objects
+            or chunk.lines != lines[start:end]
+        ):
+            chunk = _chunk(document, start, end, objects)
+        chunks[ids[start]] = chunk
+        if chunk.first >= 0:
+            delta = start + chunk.first - previous_line
+            data.append(delta)
+            data.extend(chunk.data)
+            pieces.append(str(delta))
+            pieces.append(chunk.written)
+            previous_line = start + chunk.last
+    remembered.chunks = chunks
+    if len(remembered.lines) > 2 * len(lines):  # forget the lines edits removed
+        alive = set(ids)
+        for line_id in [i for i in remembered.lines if i not in alive]:
+            del remembered.lines[line_id]
+    return data, pieces
+
+
+def _chunk(document: OpenDocument, start: int, end: int, objects: list[_Objects | None]) -> _Chunk:
+    lines = document.document.lines
+    data: list[int] = []
+    first = -1
+    previous = start
+    for line in range(start, end):
+        encoded = _line_groups(document, line)
+        if not encoded:
+            continue
+        if first < 0:
+            first = line - start
+        else:
+            data.append(line - previous)
+        data.extend(encoded)
+        previous = line
+    kept = all(line.parsed.error is None for line in lines[start:end])
+    written = ",".join(map(str, data))
+    return _Chunk(lines[start:end], objects, first, previous - start, data, written, kept)
 
 
 def _objects_before(document: OpenDocument, line: int) -> tuple[tuple[int, str | None], ...]:
@@ -209,13 +276,22 @@ def _encode_line(tokens: list[tuple[int, int, int, int]]) -> tuple[int, ...]:
     return tuple(encoded)
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Sent:
     """The last whole-document answer: the next delta request is an edit of it."""
 
     result_id: str
     walk: Walk
     data: list[int]
+    pieces: list[str]  # `data` as JSON, in pieces
+    written: RawResult | None = None  # the whole answer as JSON, once asked for
+
+    def json(self) -> RawResult:
+        if self.written is None:
+            self.written = RawResult(
+                f'{{"resultId":"{self.result_id}","data":[{",".join(self.pieces)}]}}'
+            )
+        return self.written
 
 
 _Objects = tuple[tuple[int, str | None], ...]
@@ -228,6 +304,7 @@ class _Remembered:
 
     sent: _Sent | None = None
     lines: dict[int, tuple[t.ParsedLine, _Objects, tuple[int, ...]]] = field(default_factory=dict)
+    chunks: dict[int, _Chunk] = field(default_factory=dict)  # by the id of the first line
 
 
 # Gone with the document when it closes.
@@ -249,65 +326,43 @@ def current(document: OpenDocument) -> _Sent:
     sent = remembered.sent
     if sent is not None and sent.walk is document.walk:
         return sent
-    sent = remembered.sent = _Sent(str(next(_RESULT_IDS)), document.walk, encode(document))
+    walk = document.walk
+    sent = remembered.sent = _Sent(str(next(_RESULT_IDS)), walk, *_encode_whole(document))
     return sent
 
 
 def edit_between(old: list[int], new: list[int]) -> types.SemanticTokensEdit:
     """One edit turning `old` into `new`: what lies between their common ends. An edit
     changes a line or a few, so the rest of a long document is never sent again."""
-    prefix = _common_length(old, new, 1)
+    prefix = common_length(old, new, 1)
     limit = min(len(old), len(new)) - prefix
-    suffix = min(_common_length(old, new, -1), limit)
+    suffix = min(common_length(old, new, -1), limit)
     return types.SemanticTokensEdit(
         start=prefix, delete_count=len(old) - prefix - suffix, data=new[prefix : len(new) - suffix]
     )
 
 
-def _common_length(a: list[int], b: list[int], direction: int, chunk: int = 512) -> int:
-    """How many items the lists share from the start (direction 1) or the end (-1); whole
-    chunks are compared as slices first, which is what keeps a long document fast."""
-    limit = min(len(a), len(b))
-    done = 0
-    while done + chunk <= limit and _slice(a, done, chunk, direction) == _slice(
-        b, done, chunk, direction
-    ):
-        done += chunk
-    while done < limit and a[_index(done, direction)] == b[_index(done, direction)]:
-        done += 1
-    return done
-
-
-def _slice(items: list[int], done: int, chunk: int, direction: int) -> list[int]:
-    if direction == 1:
-        return items[done : done + chunk]
-    return items[len(items) - done - chunk : len(items) - done]
-
-
-def _index(done: int, direction: int) -> int:
-    return done if direction == 1 else -1 - done
-
-
 def register(server: MtgrServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
-    def semantic_tokens_full(params: types.SemanticTokensParams) -> types.SemanticTokens:
+    def semantic_tokens_full(
+        params: types.SemanticTokensParams,
+    ) -> types.SemanticTokens | RawResult:
         document = server.session.get(params.text_document.uri)
         if document is None:
             return types.SemanticTokens(data=[])
-        sent = current(document)
-        return types.SemanticTokens(result_id=sent.result_id, data=sent.data)
+        return current(document).json()
 
     @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA)
     def semantic_tokens_delta(
         params: types.SemanticTokensDeltaParams,
-    ) -> types.SemanticTokens | types.SemanticTokensDelta:
+    ) -> types.SemanticTokens | types.SemanticTokensDelta | RawResult:
         document = server.session.get(params.text_document.uri)
         if document is None:
             return types.SemanticTokens(data=[])
         previous = _remembered(document).sent
         sent = current(document)
         if previous is None or previous.result_id != params.previous_result_id:
-            return types.SemanticTokens(result_id=sent.result_id, data=sent.data)
+            return sent.json()
         if previous is sent:
             return types.SemanticTokensDelta(result_id=sent.result_id, edits=[])
         edit = edit_between(previous.data, sent.data)

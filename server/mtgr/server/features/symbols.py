@@ -1,19 +1,27 @@
 """Document symbols: the outline of a game (games, pregame, turns, phases, steps, keyframes).
 
-The block structure computed here (`blocks`) is also what folding and selection ranges
-use, so the outline, the folds and the expanding selection always agree.
+The block structure computed here (`blocks_of_roles`) is also what folding and selection
+ranges use, so the outline, the folds and the expanding selection always agree. Each
+line's role is kept between requests (features/per_line.py); the outline and the folds
+are built a segment at a time (a turn or a game to the next), and a segment whose roles
+did not change keeps its blocks and its part of each reply, wherever it moved. Replies
+are written as JSON (features/raw.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from itertools import pairwise
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from lsprotocol import types
 
 from mtgr.rules.state import STEP_ORDER
-from mtgr.rules.walk import Line
+from mtgr.server.features.per_line import PerLine
+from mtgr.server.features.raw import RawResult, dumps, raw_list
 from mtgr.syntax import tree as t
 
 if TYPE_CHECKING:
@@ -35,7 +43,7 @@ _PHASE_OF_STEP = {step: phase for phase, step in STEP_ORDER if step}
 _NOT_PREGAME = (t.Header, t.PlayerDeclaration, t.Marker, t.GameStart, t.Turn, t.PhaseOrStep)
 
 
-@dataclass
+@dataclass(slots=True)
 class Block:
     """A stretch of lines that belongs together: from its opening line to its last content."""
 
@@ -47,74 +55,158 @@ class Block:
     detail: str | None = None
     children: list[Block] = field(default_factory=list)
     phase: str | None = None  # a phase block's name, so that its steps can nest in it
+    role: Role | None = None  # the role of its opening line
+    end_width: int = 0  # the width of its end line in the client's units
+    rank: int = 0  # how deep it sits (_RANK)
 
 
-def blocks(texts: Sequence[str], lines: Sequence[Line]) -> list[Block]:
-    """The nested blocks of a document, top level first; pure, for the outline and folds."""
+_NO_SPAN = t.Span(0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Role:
+    """What one line does to the outline, from its text alone (so it is kept per line):
+    `kind` is a block kind, "end" (a keyframe's end) or "comment" (a line with only a
+    comment). Columns are in the client's units: the selection's (`first`, `last`) and
+    the line's `width`."""
+
+    kind: str
+    name: str = ""
+    span: t.Span = _NO_SPAN
+    detail: str | None = None
+    phase: str | None = None  # a phase's name, or the phase a step belongs to
+    first: int = 0
+    last: int = 0
+    width: int = 0
+    head: str = ""  # the start of its symbol's JSON: name, detail and kind
+
+
+COMMENT = Role("comment")
+# A line's role: a Role; the line's width alone (an int) for a line with content that
+# opens no block, most lines (where no turn has begun, an event may open the pregame:
+# `pregame_role` says); None for a blank line.
+LineRole = Role | int | None
+
+
+def line_role(document: OpenDocument, index: int) -> LineRole:
+    """The role of a line of the document."""
+    parsed = document.document.lines[index].parsed
+    statement = parsed.statement
+    if statement is None and parsed.error is None:
+        return COMMENT if parsed.comment is not None else None
+    width = document.to_character(index, len(document.document.texts[index]))
+    if statement is None:
+        return width
+    span = statement.span
+    if isinstance(statement, t.GameStart):
+        kind, name, detail, phase = "game", f"Game {statement.number.value}", None, None
+    elif isinstance(statement, t.Turn):
+        name = f"Turn {statement.number.value} — {statement.player.name}"
+        kind, detail, phase = "turn", _cause_detail(statement), None
+    elif isinstance(statement, t.PhaseOrStep) and statement.verb.value == "phase":
+        name = f"{_title(statement.name.value)} phase"
+        kind, detail, phase = "phase", _cause_detail(statement), statement.name.value
+    elif isinstance(statement, t.PhaseOrStep):
+        name = f"{_title(statement.name.value)} step"
+        kind, detail = "step", _cause_detail(statement)
+        phase = _PHASE_OF_STEP.get(statement.name.value)
+    elif isinstance(statement, t.Marker) and statement.verb.value == "keyframe":
+        kind, name, detail, phase = "keyframe", "Keyframe", None, None
+    elif isinstance(statement, t.Marker) and statement.verb.value == "end":
+        return Role("end", width=width)
+    elif isinstance(statement, t.Marker):  # incomplete: a gap, shown where it stands
+        kind, name, detail, phase = "gap", "Incomplete (gap)", None, None
+    else:
+        return width
+    first = document.to_character(index, span.start)
+    last = document.to_character(index, span.end)
+    return Role(kind, name, span, detail, phase, first, last, width, _head(kind, name, detail))
+
+
+def _head(kind: str, name: str, detail: str | None) -> str:
+    described = f',"detail":{dumps(detail)}' if detail is not None else ""
+    return f'{{"name":{dumps(name)}{described},"kind":{_KINDS[kind].value},'
+
+
+_PREGAME_HEAD = _head("pregame", "Pregame", None)
+
+
+def pregame_role(document: OpenDocument, index: int) -> Role | None:
+    """The pregame's role, for a line that opens it where none is open: an event."""
+    statement = document.document.lines[index].parsed.statement
+    if statement is None or isinstance(statement, _NOT_PREGAME):
+        return None
+    width = document.to_character(index, len(document.document.texts[index]))
+    first = document.to_character(index, statement.span.start)
+    last = document.to_character(index, statement.span.end)
+    return Role("pregame", "Pregame", statement.span, None, None, first, last, width, _PREGAME_HEAD)
+
+
+def blocks_of_roles(
+    roles: Sequence[LineRole], pregame: Callable[[int], Role | None]
+) -> list[Block]:
+    """The nested blocks of a document, top level first, from each line's role; for the
+    outline, the folds and selection ranges. A block's end is its last content line: set
+    when it closes, so a line that opens nothing costs one comparison."""
     roots: list[Block] = []
     stack: list[Block] = []
     turn_seen = False
+    last = 0  # the last line with content so far, and its width
+    last_width = 0
 
     def close_to(rank: int) -> None:
-        while stack and _RANK[stack[-1].kind] >= rank:
-            stack.pop()
+        while stack and stack[-1].rank >= rank:
+            block = stack.pop()
+            block.end, block.end_width = last, last_width
 
     def open_block(block: Block) -> None:
         (stack[-1].children if stack else roots).append(block)
         stack.append(block)
 
-    for index, line in enumerate(lines):
-        parsed = line.parsed
-        statement = parsed.statement
-        if statement is None:
-            if parsed.error is not None:
-                for block in stack:
-                    block.end = index
+    for index, line_role in enumerate(roles):
+        if type(line_role) is int:
+            opens = None
+            if not turn_seen and not any(b.rank >= 1 for b in stack):
+                opens = pregame(index)
+            if opens is None:
+                last, last_width = index, line_role
+                continue
+            line_role = opens
+        if line_role is None or line_role is COMMENT:
             continue
-        span = statement.span
-        if isinstance(statement, t.GameStart):
-            close_to(0)
-            turn_seen = False
-            open_block(Block("game", f"Game {statement.number.value}", index, index, span))
-        elif isinstance(statement, t.Turn):
-            close_to(1)
-            turn_seen = True
-            name = f"Turn {statement.number.value} — {statement.player.name}"
-            open_block(Block("turn", name, index, index, span, _cause_detail(statement)))
-        elif isinstance(statement, t.PhaseOrStep) and statement.verb.value == "phase":
-            close_to(2)
-            name = f"{_title(statement.name.value)} phase"
-            block = Block("phase", name, index, index, span, _cause_detail(statement))
-            block.phase = statement.name.value
-            open_block(block)
-        elif isinstance(statement, t.PhaseOrStep):
-            phase = _PHASE_OF_STEP.get(statement.name.value)
-            in_phase = any(b.kind == "phase" and b.phase == phase for b in stack)
-            close_to(3 if in_phase else 2)
-            name = f"{_title(statement.name.value)} step"
-            open_block(Block("step", name, index, index, span, _cause_detail(statement)))
-        elif isinstance(statement, t.Marker) and statement.verb.value == "keyframe":
-            close_to(4)
-            open_block(Block("keyframe", "Keyframe", index, index, span))
-        elif isinstance(statement, t.Marker) and statement.verb.value == "end":
-            for block in stack:
-                block.end = index
+        assert isinstance(line_role, Role)
+        role = line_role
+        kind = role.kind
+        if kind == "end":
+            last, last_width = index, role.width
             if any(b.kind == "keyframe" for b in stack):
                 close_to(4)
             continue
-        elif isinstance(statement, t.Marker):  # incomplete: a gap, shown where it stands
-            close_to(5)
-            (stack[-1].children if stack else roots).append(
-                Block("gap", "Incomplete (gap)", index, index, span)
-            )
-        elif (
-            not isinstance(statement, _NOT_PREGAME)
-            and not turn_seen
-            and not any(_RANK[b.kind] >= 1 for b in stack)
-        ):
-            open_block(Block("pregame", "Pregame", index, index, span))
-        for block in stack:
-            block.end = index
+        if kind == "game":
+            close_to(0)
+            turn_seen = False
+        elif kind == "turn":
+            close_to(1)
+            turn_seen = True
+        elif kind == "phase":
+            close_to(2)
+        elif kind == "step":
+            in_phase = any(b.kind == "phase" and b.phase == role.phase for b in stack)
+            close_to(3 if in_phase else 2)
+        elif kind in ("keyframe", "gap"):
+            close_to(4 if kind == "keyframe" else 5)
+        block = Block(
+            kind, role.name, index, index, role.span, role.detail, role=role, rank=_RANK[kind]
+        )
+        if kind == "phase":
+            block.phase = role.phase
+        if kind == "gap":  # shown where it stands, holding nothing
+            block.end_width = role.width
+            (stack[-1].children if stack else roots).append(block)
+        else:
+            open_block(block)
+        last, last_width = index, role.width
+    close_to(0)
     return roots
 
 
@@ -146,56 +238,307 @@ def _cause_detail(statement: t.Statement) -> str | None:
     return "extra, by sba"
 
 
-def block_range(document: OpenDocument, block: Block) -> types.Range:
-    end_text = document.document.texts[block.end]
+def block_range(block: Block) -> types.Range:
     return types.Range(
         start=types.Position(line=block.start, character=0),
-        end=types.Position(
-            line=block.end, character=document.to_character(block.end, len(end_text))
-        ),
+        end=types.Position(line=block.end, character=block.end_width),
     )
 
 
-def document_symbols(document: OpenDocument) -> list[types.DocumentSymbol]:
-    def convert(block: Block) -> types.DocumentSymbol:
-        return types.DocumentSymbol(
-            name=block.name,
-            detail=block.detail,
-            kind=_KINDS[block.kind],
-            range=block_range(document, block),
-            selection_range=document.range(block.start, block.selection),
-            children=[convert(child) for child in block.children] or None,
-        )
+@dataclass
+class _Segment:
+    """The lines from a turn or a game (or the document's start) to the next of either.
+    Everything the outline opens there closes before the next one (a turn closes what a
+    turn holds), so its blocks depend on its lines' roles alone and are kept while those
+    are unchanged, wherever the segment moves: with line numbers counted from its start,
+    and its replies as %-templates filled with the numbers of where it stands now."""
 
-    return [convert(b) for b in blocks(document.document.texts, document.document.lines)]
+    roles: list[LineRole]
+    blocks: list[Block]  # for a game's segment, the game's block alone
+    last: int | None  # its last content line, if any
+    last_width: int
+    templates: dict[object, tuple[str, tuple[int, ...]]] = field(default_factory=dict)
+
+    def written(
+        self, key: object, start: int, make: Callable[[_Segment], tuple[str, list[int]]]
+    ) -> str:
+        """A reply's part for this segment, standing at line `start`."""
+        found = self.templates.get(key)
+        if found is None:
+            template, numbers = make(self)
+            found = self.templates[key] = (template, tuple(numbers))
+        template, numbers = found
+        return template % tuple(map(start.__add__, numbers))
 
 
-def flat_symbols(document: OpenDocument) -> list[types.SymbolInformation]:
-    """For clients without hierarchical symbols: each block, named with its container."""
-    found: list[types.SymbolInformation] = []
+_SPLITS = frozenset({"turn", "game"})
 
-    def add(block: Block, container: str | None) -> None:
-        found.append(
-            types.SymbolInformation(
-                name=block.name,
-                kind=_KINDS[block.kind],
-                location=types.Location(uri=document.uri, range=block_range(document, block)),
-                container_name=container,
-            )
-        )
-        for child in block.children:
-            add(child, block.name)
 
-    for block in blocks(document.document.texts, document.document.lines):
-        add(block, None)
+@dataclass
+class _Outline:
+    """An open document's outline, kept between requests: each line's role (derived again
+    only for the lines edited since), the segments, the blocks (built when asked for),
+    and the replies built from them."""
+
+    roles: PerLine[LineRole] = field(default_factory=PerLine)
+    segments: list[tuple[int, _Segment]] | None = None  # each with the line it starts at
+    kept: dict[int, _Segment] = field(default_factory=dict)  # by the id of its first role
+    blocks: list[Block] | None = None
+    replies: dict[object, RawResult] = field(default_factory=dict)
+
+
+# Gone with the document when it closes.
+_OUTLINES: WeakKeyDictionary[OpenDocument, _Outline] = WeakKeyDictionary()
+
+
+def _outline(document: OpenDocument) -> _Outline:
+    outline = _OUTLINES.get(document)
+    if outline is None:
+        outline = _OUTLINES[document] = _Outline()
+    if outline.roles.update(document.document.texts, lambda index: line_role(document, index)):
+        outline.segments = None
+        outline.blocks = None
+        outline.replies.clear()
+    return outline
+
+
+def _segments(document: OpenDocument, outline: _Outline) -> list[tuple[int, _Segment]]:
+    """The segments of today's text: those whose roles are unchanged are the ones kept."""
+    if outline.segments is not None:
+        return outline.segments
+    roles = outline.roles.values
+    starts = [i for i, role in enumerate(roles) if type(role) is Role and role.kind in _SPLITS]
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)
+    starts.append(len(roles))
+    kept: dict[int, _Segment] = {}
+    found: list[tuple[int, _Segment]] = []
+    for start, end in pairwise(starts):
+        key = id(roles[start]) if type(roles[start]) is Role else -1
+        segment = outline.kept.get(key)
+        if segment is None or segment.roles != roles[start:end]:
+            segment = _segment(document, roles[start:end], start)
+        kept[key] = segment
+        found.append((start, segment))
+    outline.kept = kept
+    outline.segments = found
     return found
+
+
+def _segment(document: OpenDocument, roles: list[LineRole], start: int) -> _Segment:
+    blocks = blocks_of_roles(roles, lambda index: pregame_role(document, start + index))
+    for last in range(len(roles) - 1, -1, -1):
+        role = roles[last]
+        if type(role) is int:
+            return _Segment(roles, blocks, last, role)
+        if isinstance(role, Role) and role is not COMMENT:
+            return _Segment(roles, blocks, last, role.width)
+    return _Segment(roles, blocks, None, 0)
+
+
+def document_blocks(document: OpenDocument) -> list[Block]:
+    """The document's blocks, built again only after an edit (for selection ranges and
+    the flat outline; the outline and the folds are written from the segments)."""
+    outline = _outline(document)
+    if outline.blocks is None:
+        outline.blocks = blocks_of_roles(
+            outline.roles.values, lambda index: pregame_role(document, index)
+        )
+    return outline.blocks
+
+
+def reply(document: OpenDocument, key: object, build: Callable[[], RawResult]) -> RawResult:
+    """A reply, built once for each state of the document."""
+    outline = _outline(document)
+    found = outline.replies.get(key)
+    if found is None:
+        found = outline.replies[key] = build()
+    return found
+
+
+@lru_cache(maxsize=4096)
+def _text(value: str) -> str:
+    return dumps(value)
+
+
+def _range_json(block: Block) -> str:
+    return (
+        f'{{"start":{{"line":{block.start},"character":0}},'
+        f'"end":{{"line":{block.end},"character":{block.end_width}}}}}'
+    )
+
+
+def _symbol(role: Role, start: int | str, end: int | str, end_width: int, children: str) -> str:
+    """A DocumentSymbol's JSON; the line numbers may be template slots ("%d")."""
+    return (
+        f'{role.head}"range":{{"start":{{"line":{start},"character":0}},'
+        f'"end":{{"line":{end},"character":{end_width}}}}},'
+        f'"selectionRange":{{"start":{{"line":{start},"character":{role.first}}},'
+        f'"end":{{"line":{start},"character":{role.last}}}}}{children}}}'
+    )
+
+
+def _symbols_template(blocks: list[Block]) -> tuple[str, list[int]]:
+    """The blocks as DocumentSymbol JSON with a slot for each line number."""
+    numbers: list[int] = []
+
+    def convert(block: Block) -> str:
+        role = block.role
+        assert role is not None
+        numbers.extend((block.start, block.end, block.start, block.start))
+        children = ",".join(map(convert, block.children))
+        escaped = replace(role, head=role.head.replace("%", "%%"))
+        return _symbol(
+            escaped, "%d", "%d", block.end_width, f',"children":[{children}]' if children else ""
+        )
+
+    return ",".join(map(convert, blocks)), numbers
+
+
+def _game_children(segment: _Segment) -> tuple[str, list[int]]:
+    return _symbols_template(segment.blocks[0].children)
+
+
+def _all_blocks(segment: _Segment) -> tuple[str, list[int]]:
+    return _symbols_template(segment.blocks)
+
+
+def document_symbols(document: OpenDocument) -> RawResult:
+    """The outline as DocumentSymbol JSON (each block once, children nested), written a
+    segment at a time; a game's own symbol around its segments."""
+
+    def build() -> RawResult:
+        top: list[str] = []
+        game: tuple[int, Role, list[str]] | None = None  # start, role, children
+        end = (0, 0)  # the last content line so far, and its width
+
+        def close_game() -> None:
+            if game is not None:
+                start, role, children = game
+                inside = ",".join(part for part in children if part)
+                top.append(
+                    _symbol(
+                        role, start, end[0], end[1], f',"children":[{inside}]' if inside else ""
+                    )
+                )
+
+        for start, segment in _segments(document, _outline(document)):
+            first = segment.roles[0]
+            if isinstance(first, Role) and first.kind == "game":
+                close_game()
+                game = (start, first, [segment.written("game", start, _game_children)])
+            else:
+                (game[2] if game is not None else top).append(
+                    segment.written("symbols", start, _all_blocks)
+                )
+            if segment.last is not None:
+                end = (start + segment.last, segment.last_width)
+        close_game()
+        return raw_list(part for part in top if part)
+
+    return reply(document, "symbols", build)
+
+
+def segment_folds(document: OpenDocument, collapsed_text: bool) -> Iterator[str]:
+    """Folding ranges of the blocks (a game's first, then what it holds), then of the runs
+    of comment lines, as JSON."""
+    outline = _outline(document)
+    segments = _segments(document, outline)
+    named = collapsed_text
+
+    def folds(segment: _Segment) -> tuple[str, list[int]]:
+        blocks = segment.blocks[0].children if _opens_game(segment) else segment.blocks
+        parts: list[str] = []
+        numbers: list[int] = []
+        for block in walk_blocks(blocks):
+            if block.end > block.start:
+                parts.append(_fold_template(block, named))
+                numbers += (block.start, block.end)
+        return ",".join(parts), numbers
+
+    found: list[str] = []
+    game: tuple[int, int, Block] | None = None  # where its fold goes, its start, its block
+    end = 0
+
+    def close_game() -> None:
+        if game is not None:
+            slot, start, block = game
+            if end > start:
+                found[slot] = _fold_template(block, named) % (start, end)
+
+    for start, segment in segments:
+        if _opens_game(segment):
+            close_game()
+            game = (len(found), start, segment.blocks[0])
+            found.append("")
+        found.append(segment.written(("folds", named), start, folds))
+        if segment.last is not None:
+            end = start + segment.last
+    close_game()
+    yield from (part for part in found if part)
+    for start, segment in segments:
+        part = segment.written("comments", start, _comment_runs)
+        if part:
+            yield part
+
+
+def _opens_game(segment: _Segment) -> bool:
+    first = segment.roles[0]
+    return isinstance(first, Role) and first.kind == "game"
+
+
+def _fold_template(block: Block, collapsed_text: bool) -> str:
+    named = f',"collapsedText":{dumps(block.name)}'.replace("%", "%%") if collapsed_text else ""
+    return f'{{"startLine":%d,"endLine":%d,"kind":"region"{named}}}'
+
+
+def _comment_runs(segment: _Segment) -> tuple[str, list[int]]:
+    """Runs of two or more comment-only lines (a run never crosses a segment's start,
+    which is a turn or a game line)."""
+    parts: list[str] = []
+    numbers: list[int] = []
+    roles = segment.roles
+    run_start: int | None = None
+    for index in range(len(roles) + 1):
+        comment_only = index < len(roles) and roles[index] is COMMENT
+        if comment_only and run_start is None:
+            run_start = index
+        elif not comment_only and run_start is not None:
+            if index - 1 > run_start:
+                parts.append('{"startLine":%d,"endLine":%d,"kind":"comment"}')
+                numbers += (run_start, index - 1)
+            run_start = None
+    return ",".join(parts), numbers
+
+
+def flat_symbols(document: OpenDocument) -> RawResult:
+    """For clients without hierarchical symbols: each block, named with its container."""
+
+    def build() -> RawResult:
+        uri = dumps(document.uri)
+        found: list[str] = []
+
+        def add(block: Block, container: str | None) -> None:
+            named = f',"containerName":{_text(container)}' if container is not None else ""
+            found.append(
+                f'{{"name":{_text(block.name)},"kind":{_KINDS[block.kind].value},'
+                f'"location":{{"uri":{uri},"range":{_range_json(block)}}}{named}}}'
+            )
+            for child in block.children:
+                add(child, block.name)
+
+        for block in document_blocks(document):
+            add(block, None)
+        return raw_list(found)
+
+    return reply(document, "flat symbols", build)
 
 
 def register(server: MtgrServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def symbols(
         params: types.DocumentSymbolParams,
-    ) -> list[types.DocumentSymbol] | list[types.SymbolInformation] | None:
+    ) -> list[types.DocumentSymbol] | list[types.SymbolInformation] | RawResult | None:
         document = server.session.get(params.text_document.uri)
         if document is None:
             return None

@@ -1,0 +1,80 @@
+"""Values derived from each line of an open document, kept between requests.
+
+A request on a long record reads every line, but between two requests an edit changes a
+few: only the lines between the unchanged start and end of the text are derived again.
+A value must depend on the line's text alone (its parse is a function of it). Finding
+the unchanged ends compares the line texts a chunk at a time (the document's own
+strings, so mostly as the same objects), so an unchanged document costs a copy of the
+list of its texts, not a call a line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import compress
+from operator import not_
+from typing import Generic, TypeVar
+
+V = TypeVar("V")
+
+_CHUNK = 512
+
+
+class PerLine(Generic[V]):
+    """`derive(index)` for every line, brought up to date by `update`."""
+
+    def __init__(self) -> None:
+        self._texts: list[str] = []  # the texts the values were derived from
+        self.values: list[V] = []
+
+    def update(self, texts: Sequence[str], derive: Callable[[int], V]) -> bool:
+        """Derives the values of the lines whose text changed since the last update;
+        False when nothing changed."""
+        old = self._texts
+        if len(old) == len(texts) and old == texts:
+            return False
+        head = common_length(old, texts, 1)
+        tail = min(common_length(old, texts, -1), min(len(old), len(texts)) - head)
+        end = len(texts) - tail
+        self.values[head : len(old) - tail] = [derive(i) for i in range(head, end)]
+        self._texts = list(texts)
+        return True
+
+
+def common_length(a: Sequence[object], b: Sequence[object], direction: int) -> int:
+    """How many items the sequences share from the start (direction 1) or the end (-1);
+    whole chunks are compared as slices first (at C speed)."""
+    limit = min(len(a), len(b))
+    done = 0
+    while done + _CHUNK <= limit and _slice(a, done, _CHUNK, direction) == _slice(
+        b, done, _CHUNK, direction
+    ):
+        done += _CHUNK
+    while done < limit and a[_index(done, direction)] == b[_index(done, direction)]:
+        done += 1
+    return done
+
+
+def _slice(items: Sequence[object], done: int, chunk: int, direction: int) -> Sequence[object]:
+    if direction == 1:
+        return items[done : done + chunk]
+    return items[len(items) - done - chunk : len(items) - done]
+
+
+def _index(done: int, direction: int) -> int:
+    return done if direction == 1 else -1 - done
+
+
+# Long answers are kept in chunks of lines: one starts at each line whose id is a multiple
+# of this (ids stay with their lines, so the chunks move with an edit and keep what they
+# hold), and where the document starts.
+CHUNK_EVERY = 64
+
+
+def chunk_starts(ids: Sequence[int]) -> list[int]:
+    """Where the chunks of lines with these ids start, and the end of the last."""
+    starts = list(compress(range(len(ids)), map(not_, map(CHUNK_EVERY.__rmod__, ids))))
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)
+    starts.append(len(ids))
+    return starts

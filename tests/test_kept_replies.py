@@ -1,0 +1,115 @@
+"""The big requests' answers kept between requests (per line, per segment, per chunk)
+equal the answers for the same text opened afresh, after every edit of a random session:
+inserting, deleting and pasting lines, typing inside a line, adding and removing turn
+and game lines, and lines that do not parse."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from benchmarks.generate import generate
+from lsprotocol import types
+
+from mtgr.server.features import formatting, inlay_hints, navigation, semantic_tokens, symbols
+from mtgr.server.session import OpenDocument
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+URI = "file:///tmp/kept.mtgr"
+EXTRA_LINES = [
+    "",
+    "// a note",
+    "game 2",
+    'turn 9 "Bob"',
+    "phase combat",
+    "step end",
+    "keyframe",
+    "end",
+    "incomplete",
+    "#3 cast   // badly   spaced",
+    '"Alice" draw #900 "Ætherling"',
+    "this does not parse",
+    "#7 resolve -> battlefie",
+]
+
+
+def answers(document: OpenDocument) -> dict[str, object]:
+    last = len(document.document) - 1
+    return {
+        "symbols": json.loads(symbols.document_symbols(document)),
+        "flat symbols": json.loads(symbols.flat_symbols(document)),
+        "folds": json.loads(navigation.folding_ranges(document)),
+        "folds with text": json.loads(navigation.folding_ranges(document, collapsed_text=True)),
+        "hints": json.loads(inlay_hints.hints(document, 0, last)),
+        "hints on screen": json.loads(inlay_hints.hints(document, last // 3, last // 3 + 40)),
+        "tokens": json.loads(semantic_tokens.current(document).json())["data"],
+        "formatting": [
+            (e.range.start.line, e.range.end.line, e.new_text)
+            for e in formatting.format_document(document)
+        ],
+        "range formatting": [
+            (e.range.start.line, e.new_text)
+            for e in formatting.format_range(
+                document,
+                types.Range(
+                    start=types.Position(line=0, character=0),
+                    end=types.Position(line=last + 1, character=0),
+                ),
+            )
+        ],
+    }
+
+
+def _edit(rng: random.Random, document: OpenDocument) -> types.TextDocumentContentChangePartial:
+    texts = document.document.texts
+    line = rng.randrange(len(texts))
+
+    def at(line: int, character: int = 0) -> types.Position:
+        return types.Position(line=line, character=character)
+
+    kind = rng.randrange(5)
+    if kind == 0:  # a line inserted
+        new = rng.choice(EXTRA_LINES + texts) + "\n"
+        return types.TextDocumentContentChangePartial(
+            range=types.Range(start=at(line), end=at(line)), text=new
+        )
+    if kind == 1 and line + 1 < len(texts):  # a line deleted
+        return types.TextDocumentContentChangePartial(
+            range=types.Range(start=at(line), end=at(line + 1)), text=""
+        )
+    if kind == 2:  # lines pasted from elsewhere
+        source = rng.randrange(len(texts))
+        pasted = "".join(text + "\n" for text in texts[source : source + 20])
+        return types.TextDocumentContentChangePartial(
+            range=types.Range(start=at(line), end=at(line)), text=pasted
+        )
+    column = rng.randint(0, len(texts[line]))  # a character typed or deleted in a line
+    if kind == 3 or column == 0:
+        return types.TextDocumentContentChangePartial(
+            range=types.Range(start=at(line, column), end=at(line, column)),
+            text=rng.choice('x #1"'),
+        )
+    return types.TextDocumentContentChangePartial(
+        range=types.Range(start=at(line, column - 1), end=at(line, column)), text=""
+    )
+
+
+RECORDS = {
+    "generated": lambda: generate(600, seed=3),
+    **{path.stem: path.read_text(encoding="utf-8") for path in sorted(EXAMPLES.glob("*.mtgr"))[:2]},
+}
+
+
+@pytest.mark.parametrize("record", RECORDS)
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-8"])
+def test_kept_answers_equal_fresh_ones_after_every_edit(record: str, encoding: str) -> None:
+    make = RECORDS[record]
+    text = make() if callable(make) else make
+    document = OpenDocument(URI, text, 0, encoding)
+    rng = random.Random(f"{record} {encoding}")
+    for version in range(1, 16):
+        document.change([_edit(rng, document)], version)
+        fresh = OpenDocument(URI, document.document.text, version, encoding)
+        assert answers(document) == answers(fresh), f"after edit {version}"
