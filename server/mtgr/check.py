@@ -105,6 +105,23 @@ def ruled(lines: Sequence[Line], number: int, code: str) -> bool:
     return False
 
 
+def ruling_reach(lines: Sequence[Line], low: int) -> int:
+    """The first line whose findings a judge's ruling at line `low` or below may silence:
+    `ruled` looks down from a finding's line no further than the second turn line or a
+    game's start, so an edit at `low` and below changes what it says only for lines from
+    there on (the server re-places those alone)."""
+    turns = 0
+    for index in range(min(low, len(lines)) - 1, -1, -1):
+        statement = lines[index].parsed.statement
+        if isinstance(statement, t.GameStart):
+            return index
+        if isinstance(statement, t.Turn):
+            turns += 1
+            if turns == 2:
+                return index
+    return 0
+
+
 def place(
     finding: Finding, number: int, severity: Severity, number_of: Callable[[int], int | None]
 ) -> Diagnostic:

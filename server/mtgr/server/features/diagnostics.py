@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from lsprotocol.converters import get_converter
 
-from mtgr.check import Diagnostic, effective_severity, place, ruled, silences
+from mtgr.check import Diagnostic, effective_severity, place, ruled, ruling_reach, silences
 from mtgr.rules.context import Finding
 from mtgr.rules.registry import Severity, rule
 from mtgr.rules.walk import Line
@@ -180,10 +180,13 @@ class PublishedDiagnostics:
         touched = document.take_touched()
         low, high, moved = touched if touched is not None else (0, -1, False)
         rulings = self._has_rulings(document, low, high)
-        if severities != self._severities or (touched is not None and (rulings or self._rulings)):
-            # a ruling silences findings over the turns above it (check.ruled): any edit may
-            # change which lines it covers, so a record with rulings is placed anew
+        if severities != self._severities:
             self._entries.clear()
+        # a ruling silences findings over the turns above it (check.ruled): in a record with
+        # rulings, the entries naming a line from there to the edits are placed anew
+        reach = high + 1
+        if touched is not None and (rulings or self._rulings):
+            reach = ruling_reach(document.document.lines, low)
         self._severities, self._rulings = severities, rulings
         entries = self._entries
         walk = walk or document.walk
@@ -195,11 +198,11 @@ class PublishedDiagnostics:
             entry = entries.get(line_id)
             if entry is None or (entry.findings is not findings and entry.findings != findings):
                 entry = entries[line_id] = _Entry(findings, line_id)
-            elif entry.high < low or (not moved and entry.low > high):
+            elif entry.high < min(low, reach) or (not moved and entry.low > high):
                 items += entry.items  # nothing it names was touched or moved
                 continue
             entry.findings = findings
-            self._refresh(document, entry, effective)
+            self._refresh(document, entry, effective, (reach, high))
             items += entry.items
         end = _Entry(walk.end_findings, None)
         self._refresh(document, end, effective)
@@ -223,8 +226,13 @@ class PublishedDiagnostics:
 
     @staticmethod
     def _refresh(
-        document: OpenDocument, entry: _Entry, severities: Mapping[str, Severity | None]
+        document: OpenDocument,
+        entry: _Entry,
+        severities: Mapping[str, Severity | None],
+        anew: tuple[int, int] = (0, -1),
     ) -> None:
+        """Brings the entry's items up to date; its diagnostics are placed anew when a line
+        it names changed its text or lies in `anew` (lines whose rulings may have changed)."""
         number_of = document.document.number_of
         texts = document.document.texts
         numbers = [number_of(line_id) for line_id in entry.lines]
@@ -233,6 +241,8 @@ class PublishedDiagnostics:
             entry.low, entry.high = -1, 1 << 62  # looked at after every edit
         else:
             key = (numbers, [texts[n] for n in numbers])
+        if any(n is not None and anew[0] <= n <= anew[1] for n in numbers):
+            entry.key = entry.templates = None
         if key == entry.key:
             return
         if key[1] is not None and numbers:
