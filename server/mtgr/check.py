@@ -122,6 +122,34 @@ def ruling_reach(lines: Sequence[Line], low: int) -> int:
     return 0
 
 
+def rulings_over(lines: Sequence[Line], start: int, stop: int) -> list[frozenset[str]]:
+    """For each line in [start, stop), the codes that judges' rulings below it allow on it:
+    `ruled` for every code at once, in one pass up from where no ruling reaches `stop`."""
+    end, turns = len(lines), 0
+    for index in range(max(stop, 0), len(lines)):
+        statement = lines[index].parsed.statement
+        if isinstance(statement, t.Turn):
+            turns += 1
+        if turns == 2 or isinstance(statement, t.GameStart):
+            end = index
+            break
+    found: list[frozenset[str]] = []
+    this_turn: frozenset[str] = frozenset()  # rulings below before the next turn line
+    next_turn: frozenset[str] = frozenset()  # rulings in the turn after that
+    for index in range(end - 1, start - 1, -1):
+        if index < stop:
+            found.append(this_turn | next_turn)
+        statement = lines[index].parsed.statement
+        if isinstance(statement, t.Turn):
+            this_turn, next_turn = frozenset(), this_turn
+        elif isinstance(statement, t.GameStart):
+            this_turn = next_turn = frozenset()
+        elif isinstance(statement, t.JudgeEvent) and statement.allow:
+            this_turn = this_turn | {c.value for c in statement.allow}
+    found.reverse()
+    return found
+
+
 def place(
     finding: Finding, number: int, severity: Severity, number_of: Callable[[int], int | None]
 ) -> Diagnostic:

@@ -95,10 +95,15 @@ async def test_a_pull_with_the_last_result_id_is_unchanged_until_the_findings_ch
     )
 
 
+def _build(document: OpenDocument, kept: diagnostics.PublishedDiagnostics) -> bytes:
+    kept.build(document, Settings())
+    return kept.array()
+
+
 def _published(document: OpenDocument, kept: diagnostics.PublishedDiagnostics) -> list:
     return sorted(
         (d["code"], d["range"]["start"]["line"], d["range"]["start"]["character"])
-        for d in json.loads(kept.build(document, Settings()))
+        for d in json.loads(_build(document, kept))
     )
 
 
@@ -224,3 +229,15 @@ def test_an_edit_in_a_record_with_rulings_places_anew_only_the_findings_a_ruling
     )
     assert _published(document, kept) == _expected(document)
     assert converted and min(converted) >= turn_2
+
+
+@pytest.mark.parametrize("count", [0, 1, 3])
+def test_the_published_message_is_framed_with_its_length_and_holds_the_array(count: int) -> None:
+    body = "".join(f'"Alice" draw #1 "Card {k}"\n' for k in range(count))
+    document = OpenDocument("file:///x.mtgr", TEXT + body, 1, types.PositionEncodingKind.Utf16)
+    kept = diagnostics.PublishedDiagnostics()
+    kept.build(document, Settings())
+    header, _, message = kept.message(b'{"diagnostics":', b"}").partition(b"\r\n\r\n")
+    assert header == b"Content-Length: %d" % len(message)
+    assert json.loads(message)["diagnostics"] == json.loads(kept.array())
+    assert len(json.loads(kept.array())) == kept.count > 0
