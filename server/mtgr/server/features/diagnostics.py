@@ -218,12 +218,16 @@ class PublishedDiagnostics:
         for gone in entries.keys() - emitted.keys():
             del entries[gone]
         items: list[tuple[int, int, str, bytes]] = []
+        # an entry whose lines all lie outside [quiet_above, quiet_below] was not touched,
+        # moved or ruled over: the hot loop, once an emitting line a publish
+        quiet_above, quiet_below = min(low, reach), (1 << 62) if moved else high
+        get = entries.get
         for line_id, findings in emitted.items():
-            entry = entries.get(line_id)
+            entry = get(line_id)
             if entry is None or (entry.findings is not findings and entry.findings != findings):
                 entry = entries[line_id] = _Entry(findings, line_id)
-            elif entry.high < min(low, reach) or (not moved and entry.low > high):
-                items += entry.items  # nothing it names was touched or moved
+            elif entry.high < quiet_above or entry.low > quiet_below:
+                items += entry.items
                 continue
             entry.findings = findings
             self._refresh(document, entry, effective, ruled_now)
