@@ -111,7 +111,9 @@ def _whole_line(document: OpenDocument, line: int) -> Span:
 
 
 def _json(document: OpenDocument, diagnostic: Diagnostic, written: dict[int, int]) -> str:
-    return json.dumps(_CONVERTER.unstructure(to_lsp(document, diagnostic, written)))
+    # compact: a publish carries every diagnostic of the file, and the client reads it all
+    unstructured = _CONVERTER.unstructure(to_lsp(document, diagnostic, written))
+    return json.dumps(unstructured, separators=(",", ":"))
 
 
 # Written in place of the line numbers a diagnostic names (its own, its related places'),

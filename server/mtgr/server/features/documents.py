@@ -100,13 +100,16 @@ def register(server: MtgrServer) -> None:
 
 
 # A document this long is first checked in steps, with progress, answering requests
-# between the steps instead of keeping the client waiting for the whole check.
+# between the steps instead of keeping the client waiting for the whole check. A step is
+# short (a few milliseconds to tens on a slow machine): a key typed meanwhile waits for
+# the step under way to end before the check starts over from it.
 LARGE_DOCUMENT_LINES = 5000
-LINES_PER_STEP = 2000
+LINES_PER_STEP = 500
 # After an edit to a large document, the lines walked before the diagnostics are first
-# published (without a version): what the user sees. A re-check that must run further
-# goes on in steps, and publishes again, with the version, at its end.
-LINES_SEEN = 200
+# published (without a version): what the user sees, a screen below the edit even when it
+# is on the screen's first line. A re-check that must run further goes on in steps, and
+# publishes again, with the version, at its end.
+LINES_SEEN = 100
 
 _CHECKING: dict[OpenDocument, asyncio.Task[None]] = {}
 
