@@ -26,7 +26,7 @@ from mtgr.check import (
     silences,
 )
 from mtgr.rules.context import Finding
-from mtgr.rules.registry import Severity, rule
+from mtgr.rules.registry import Severity
 from mtgr.rules.walk import Line
 from mtgr.server.features.log import LOGGER
 from mtgr.syntax.tree import JudgeEvent, Span
@@ -73,7 +73,6 @@ def to_lsp(
 ) -> types.Diagnostic:
     """The LSP form of a placed diagnostic; `written` maps line numbers to the numbers to
     write in their place (the columns are still measured on the real lines)."""
-    found = rule(diagnostic.code)
     written = written or {}
     related = [
         types.DiagnosticRelatedInformation(
@@ -95,7 +94,6 @@ def to_lsp(
         source="mtgr",
         message=diagnostic.message,
         related_information=related or None,
-        data={"title": found.title} if found else None,
     )
 
 
