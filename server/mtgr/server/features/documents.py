@@ -147,6 +147,10 @@ async def _check(server: MtgrServer, document: OpenDocument) -> None:
                 if not _is_open(server, document):
                     return  # closed: nothing of it may reach the client (18.3)
             # ran to the end, or another edit came: then its steps start over
+            if not document.pending:
+                # a change read while this one was checked comes first: publishing the
+                # version it replaces costs as much as publishing it (a fast typist)
+                await asyncio.sleep(0)
         if _is_open(server, document) and not document.pending:
             publish(server, document)
         server.collector.worked()
