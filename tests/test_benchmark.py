@@ -40,6 +40,7 @@ def test_the_benchmark_drives_the_server_and_writes_every_row(tmp_path: Path) ->
         assert len(matches) == 1, (name, rows)
         assert re.fullmatch(value, rows[matches[0]]), (name, rows[matches[0]])
     assert re.search(r"^Machine: \d+ cores", report, re.MULTILINE)
+    assert re.search(r"load average [0-9.]+ at the start and [0-9.]+ at the end", report)
 
     timing = rf"{figure} ms / {figure} ms"
     records = ("generated", "assembled", "as-is")

@@ -105,6 +105,51 @@ def ruled(lines: Sequence[Line], number: int, code: str) -> bool:
     return False
 
 
+def ruling_reach(lines: Sequence[Line], low: int) -> int:
+    """The first line whose findings a judge's ruling at line `low` or below may silence:
+    `ruled` looks down from a finding's line no further than the second turn line or a
+    game's start, so an edit at `low` and below changes what it says only for lines from
+    there on (the server re-places those alone)."""
+    turns = 0
+    for index in range(min(low, len(lines)) - 1, -1, -1):
+        statement = lines[index].parsed.statement
+        if isinstance(statement, t.GameStart):
+            return index
+        if isinstance(statement, t.Turn):
+            turns += 1
+            if turns == 2:
+                return index
+    return 0
+
+
+def rulings_over(lines: Sequence[Line], start: int, stop: int) -> list[frozenset[str]]:
+    """For each line in [start, stop), the codes that judges' rulings below it allow on it:
+    `ruled` for every code at once, in one pass up from where no ruling reaches `stop`."""
+    end, turns = len(lines), 0
+    for index in range(max(stop, 0), len(lines)):
+        statement = lines[index].parsed.statement
+        if isinstance(statement, t.Turn):
+            turns += 1
+        if turns == 2 or isinstance(statement, t.GameStart):
+            end = index
+            break
+    found: list[frozenset[str]] = []
+    this_turn: frozenset[str] = frozenset()  # rulings below before the next turn line
+    next_turn: frozenset[str] = frozenset()  # rulings in the turn after that
+    for index in range(end - 1, start - 1, -1):
+        if index < stop:
+            found.append(this_turn | next_turn)
+        statement = lines[index].parsed.statement
+        if isinstance(statement, t.Turn):
+            this_turn, next_turn = frozenset(), this_turn
+        elif isinstance(statement, t.GameStart):
+            this_turn = next_turn = frozenset()
+        elif isinstance(statement, t.JudgeEvent) and statement.allow:
+            this_turn = this_turn | {c.value for c in statement.allow}
+    found.reverse()
+    return found
+
+
 def place(
     finding: Finding, number: int, severity: Severity, number_of: Callable[[int], int | None]
 ) -> Diagnostic:

@@ -95,10 +95,15 @@ async def test_a_pull_with_the_last_result_id_is_unchanged_until_the_findings_ch
     )
 
 
+def _build(document: OpenDocument, kept: diagnostics.PublishedDiagnostics) -> bytes:
+    kept.build(document, Settings())
+    return kept.array()
+
+
 def _published(document: OpenDocument, kept: diagnostics.PublishedDiagnostics) -> list:
     return sorted(
         (d["code"], d["range"]["start"]["line"], d["range"]["start"]["character"])
-        for d in json.loads(kept.build(document, Settings()))
+        for d in json.loads(_build(document, kept))
     )
 
 
@@ -169,3 +174,70 @@ def test_a_judges_ruling_added_or_removed_below_changes_the_kept_findings_above(
         3,
     )
     assert _published(document, kept) == _expected(document) == before
+
+
+def _turns_of_draws() -> str:
+    """Three turns of draws that reuse a number (O202 on every draw but the first), then a
+    judge's line without a ruling."""
+    text = TEXT.split('"Alice" draw')[0] + 'start "Alice"\n"Alice" keep\n"Bob" keep\n'
+    for turn, player in ((1, "Alice"), (2, "Bob"), (3, "Alice")):
+        text += f'turn {turn} "{player}"\n'
+        text += "".join(f'"{player}" draw #{turn} "Card {k}"\n' for k in range(5))
+    return text + "judge call\n"
+
+
+def test_an_edit_in_a_record_with_rulings_places_anew_only_the_findings_a_ruling_may_reach(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A ruling covers its own turn and the turn before (check.ruled): typing a ruling, or
+    on a line, places again the findings from two turns above the edit down to it, and
+    keeps those above as they were."""
+    text = _turns_of_draws()
+    lines = text.split("\n")
+    judge = lines.index("judge call")
+    turn_2 = lines.index('turn 2 "Bob"')
+    document = OpenDocument("file:///x.mtgr", text, 1, types.PositionEncodingKind.Utf16)
+    kept = diagnostics.PublishedDiagnostics()
+    before = _published(document, kept)
+    converted: list[int] = []
+    convert = diagnostics._json
+
+    def counting(*args, **kwargs) -> str:
+        converted.append(args[1].line)
+        return convert(*args, **kwargs)
+
+    monkeypatch.setattr(diagnostics, "_json", counting)
+    end = types.Position(line=judge, character=len("judge call"))
+    document.change(
+        [
+            types.TextDocumentContentChangePartial(
+                range=types.Range(start=end, end=end), text=" allow O202"
+            )
+        ],
+        2,
+    )
+    after = _published(document, kept)
+    assert after == _expected(document)
+    silenced = {line for code, line, _column in set(before) - set(after) if code == "O202"}
+    assert silenced and min(silenced) > turn_2  # turns 2 and 3: the ruling's reach
+    assert converted and min(converted) >= turn_2  # turn 1's findings kept as they were
+
+    converted.clear()
+    on = types.Position(line=judge - 2, character=len('"Alice" draw #3 "Card'))
+    document.change(
+        [types.TextDocumentContentChangePartial(range=types.Range(start=on, end=on), text="s")], 3
+    )
+    assert _published(document, kept) == _expected(document)
+    assert converted and min(converted) >= turn_2
+
+
+@pytest.mark.parametrize("count", [0, 1, 3])
+def test_the_published_message_is_framed_with_its_length_and_holds_the_array(count: int) -> None:
+    body = "".join(f'"Alice" draw #1 "Card {k}"\n' for k in range(count))
+    document = OpenDocument("file:///x.mtgr", TEXT + body, 1, types.PositionEncodingKind.Utf16)
+    kept = diagnostics.PublishedDiagnostics()
+    kept.build(document, Settings())
+    header, _, message = kept.message(b'{"diagnostics":', b"}").partition(b"\r\n\r\n")
+    assert header == b"Content-Length: %d" % len(message)
+    assert json.loads(message)["diagnostics"] == json.loads(kept.array())
+    assert len(json.loads(kept.array())) == kept.count > 0

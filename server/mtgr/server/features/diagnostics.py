@@ -8,7 +8,7 @@ import itertools
 import json
 import re
 import weakref
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib.metadata import PackageNotFoundError, metadata
 from typing import TYPE_CHECKING
@@ -16,9 +16,17 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from lsprotocol.converters import get_converter
 
-from mtgr.check import Diagnostic, effective_severity, place, ruled, silences
+from mtgr.check import (
+    Diagnostic,
+    effective_severity,
+    place,
+    ruled,
+    ruling_reach,
+    rulings_over,
+    silences,
+)
 from mtgr.rules.context import Finding
-from mtgr.rules.registry import Severity, rule
+from mtgr.rules.registry import Severity
 from mtgr.rules.walk import Line
 from mtgr.server.features.log import LOGGER
 from mtgr.syntax.tree import JudgeEvent, Span
@@ -65,7 +73,6 @@ def to_lsp(
 ) -> types.Diagnostic:
     """The LSP form of a placed diagnostic; `written` maps line numbers to the numbers to
     write in their place (the columns are still measured on the real lines)."""
-    found = rule(diagnostic.code)
     written = written or {}
     related = [
         types.DiagnosticRelatedInformation(
@@ -87,7 +94,6 @@ def to_lsp(
         source="mtgr",
         message=diagnostic.message,
         related_information=related or None,
-        data={"title": found.title} if found else None,
     )
 
 
@@ -103,7 +109,9 @@ def _whole_line(document: OpenDocument, line: int) -> Span:
 
 
 def _json(document: OpenDocument, diagnostic: Diagnostic, written: dict[int, int]) -> str:
-    return json.dumps(_CONVERTER.unstructure(to_lsp(document, diagnostic, written)))
+    # compact: a publish carries every diagnostic of the file, and the client reads it all
+    unstructured = _CONVERTER.unstructure(to_lsp(document, diagnostic, written))
+    return json.dumps(unstructured, separators=(",", ":"))
 
 
 # Written in place of the line numbers a diagnostic names (its own, its related places'),
@@ -135,7 +143,17 @@ _SPLIT = re.compile(r"(?<![0-9])(21474835\d\d|21474836[0-4]\d)(?![0-9])")
 class _Entry:
     """The diagnostics of the findings one line emitted, with the lines they name."""
 
-    __slots__ = ("emitter", "findings", "high", "items", "key", "lines", "low", "templates")
+    __slots__ = (
+        "emitter",
+        "findings",
+        "high",
+        "items",
+        "key",
+        "lines",
+        "low",
+        "silenced",
+        "templates",
+    )
 
     def __init__(self, findings: list[Finding], emitter: int | None) -> None:
         self.findings = findings
@@ -152,8 +170,10 @@ class _Entry:
         self.key: tuple[list[int | None], list[str] | None] | None = None
         self.low = self.high = -1  # the least and greatest of their numbers at `key`
         self.templates: list[_Template] | None = None  # None: placed whole each time
+        # the (line id, code) of its findings that judges' rulings silenced at that time
+        self.silenced: frozenset[tuple[int, str]] = frozenset()
         # (line, start column, code, JSON) of each diagnostic
-        self.items: list[tuple[int, int, str, str]] = []
+        self.items: list[tuple[int, int, str, bytes]] = []
 
 
 class PublishedDiagnostics:
@@ -170,47 +190,69 @@ class PublishedDiagnostics:
         self._severities: object = None
         self._entries: dict[int, _Entry] = {}
         self._rulings = False  # whether a judge's line allows codes (decision 0033)
-        self.body = "[]"  # the JSON array last built
+        # the JSON of each diagnostic last built, in order: the array is them joined, built
+        # only as part of the message that carries it (a copy of megabytes costs)
+        self.parts: list[bytes] = []
         self.count = 0  # how many diagnostics it holds
         self.result_id = "0"  # new whenever the body changes (pull: `unchanged`)
 
-    def build(self, document: OpenDocument, settings: Settings, walk: Walk | None = None) -> str:
+    def build(self, document: OpenDocument, settings: Settings, walk: Walk | None = None) -> None:
         effective = document.severities(settings)
         severities = tuple(sorted(effective.items(), key=lambda item: item[0]))
         touched = document.take_touched()
         low, high, moved = touched if touched is not None else (0, -1, False)
         rulings = self._has_rulings(document, low, high)
-        if severities != self._severities or (touched is not None and (rulings or self._rulings)):
-            # a ruling silences findings over the turns above it (check.ruled): any edit may
-            # change which lines it covers, so a record with rulings is placed anew
+        if severities != self._severities:
             self._entries.clear()
+        # a ruling silences findings over the turns above it (check.ruled): in a record with
+        # rulings, the entries naming a line from there to the edits are looked at again
+        lines = document.document.lines
+        reach = high + 1
+        if touched is not None and (rulings or self._rulings):
+            reach = ruling_reach(lines, low)
+        ruled_now = _Rulings(lines, rulings, reach, min(high + 1, len(lines)))
         self._severities, self._rulings = severities, rulings
         entries = self._entries
         walk = walk or document.walk
         emitted = walk.emitted
         for gone in entries.keys() - emitted.keys():
             del entries[gone]
-        items: list[tuple[int, int, str, str]] = []
+        items: list[tuple[int, int, str, bytes]] = []
+        # an entry whose lines all lie outside [quiet_above, quiet_below] was not touched,
+        # moved or ruled over: the hot loop, once an emitting line a publish
+        quiet_above, quiet_below = min(low, reach), (1 << 62) if moved else high
+        get = entries.get
         for line_id, findings in emitted.items():
-            entry = entries.get(line_id)
+            entry = get(line_id)
             if entry is None or (entry.findings is not findings and entry.findings != findings):
                 entry = entries[line_id] = _Entry(findings, line_id)
-            elif entry.high < low or (not moved and entry.low > high):
-                items += entry.items  # nothing it names was touched or moved
+            elif entry.high < quiet_above or entry.low > quiet_below:
+                items += entry.items
                 continue
             entry.findings = findings
-            self._refresh(document, entry, effective)
+            self._refresh(document, entry, effective, ruled_now)
             items += entry.items
         end = _Entry(walk.end_findings, None)
-        self._refresh(document, end, effective)
+        self._refresh(document, end, effective, ruled_now)
         items += end.items
         items.sort()
         self.count = len(items)
-        body = "[" + ",".join(item[3] for item in items) + "]"
-        if body != self.body:
-            self.body = body
+        parts = [item[3] for item in items]
+        if parts != self.parts:
+            self.parts = parts
             self.result_id = str(next(_RESULT_IDS))
-        return body
+
+    def array(self) -> bytes:
+        """The diagnostics last built as one JSON array."""
+        return b"[" + b",".join(self.parts) + b"]"
+
+    def message(self, head: bytes, tail: bytes) -> bytes:
+        """`head`, the diagnostics' array and `tail` in LSP framing, joined in one copy."""
+        parts = self.parts
+        pieces = [b","] * max(2 * len(parts) - 1, 0)
+        pieces[::2] = parts
+        length = len(head) + sum(map(len, parts)) + len(pieces) // 2 + 2 + len(tail)
+        return b"".join([b"Content-Length: %d\r\n\r\n" % length, head, b"[", *pieces, b"]", tail])
 
     def _has_rulings(self, document: OpenDocument, low: int, high: int) -> bool:
         """Whether a judge's line allows codes: looked for again only where there were such
@@ -223,8 +265,13 @@ class PublishedDiagnostics:
 
     @staticmethod
     def _refresh(
-        document: OpenDocument, entry: _Entry, severities: Mapping[str, Severity | None]
+        document: OpenDocument,
+        entry: _Entry,
+        severities: Mapping[str, Severity | None],
+        rulings: _Rulings,
     ) -> None:
+        """Brings the entry's items up to date; its diagnostics are placed anew when a line
+        it names changed its text, or the rulings over its findings changed."""
         number_of = document.document.number_of
         texts = document.document.texts
         numbers = [number_of(line_id) for line_id in entry.lines]
@@ -233,6 +280,8 @@ class PublishedDiagnostics:
             entry.low, entry.high = -1, 1 << 62  # looked at after every edit
         else:
             key = (numbers, [texts[n] for n in numbers])
+        if rulings.near(numbers) and _silenced(document, entry.findings, rulings) != entry.silenced:
+            entry.key = entry.templates = None
         if key == entry.key:
             return
         if key[1] is not None and numbers:
@@ -243,11 +292,12 @@ class PublishedDiagnostics:
             entry.items = []  # a finding goes when the line that emitted it goes
             return
         if entry.templates is None or not same_texts:
+            entry.silenced = _silenced(document, entry.findings, rulings)
             entry.templates = PublishedDiagnostics._templates(document, entry, numbers, severities)
         if entry.templates is None:
             entry.items = [
-                (d.line, d.span.start, d.code, _json(document, d, {}))
-                for d in _diagnostics(document, entry.findings, severities)
+                (d.line, d.span.start, d.code, _json(document, d, {}).encode("ascii"))
+                for d in _diagnostics(document, entry.findings, severities, entry.silenced)
             ]
             return
         written = [str(n) for n in numbers]
@@ -256,7 +306,9 @@ class PublishedDiagnostics:
                 number,
                 template.start,
                 template.code,
-                "".join(p if isinstance(p, str) else written[p] for p in template.pieces),
+                "".join(p if isinstance(p, str) else written[p] for p in template.pieces).encode(
+                    "ascii"
+                ),
             )
             for template in entry.templates
             if (number := numbers[template.target]) is not None
@@ -275,7 +327,7 @@ class PublishedDiagnostics:
             return None
         written = {n: _SENTINEL - slot for slot, n in enumerate(numbers) if n is not None}
         templates = []
-        for diagnostic in _diagnostics(document, entry.findings, severities):
+        for diagnostic in _diagnostics(document, entry.findings, severities, entry.silenced):
             messages = (diagnostic.message, *(r.message for r in diagnostic.related))
             if any(_SPLIT.search(message) for message in messages):
                 return None
@@ -295,8 +347,50 @@ def _ruling(line: Line) -> bool:
     return isinstance(statement, JudgeEvent) and bool(statement.allow)
 
 
+class _Rulings:
+    """Which findings judges' rulings silence, for one build: read from the rulings over
+    the lines an edit may have changed them on, [start, stop), found in one pass
+    (check.rulings_over); elsewhere asked line by line (check.ruled); in a record without
+    rulings, none."""
+
+    def __init__(self, lines: Sequence[Line], present: bool, start: int, stop: int) -> None:
+        self.lines = lines
+        self.present = present
+        self.start, self.stop = start, stop
+        self.over = rulings_over(lines, start, stop) if present and start < stop else []
+
+    def near(self, numbers: list[int | None]) -> bool:
+        """Whether any of these lines is one whose rulings an edit may have changed."""
+        start, stop = self.start, self.stop
+        return any(n is not None and start <= n < stop for n in numbers)
+
+    def silence(self, number: int, code: str) -> bool:
+        if not self.present or not silences(code):
+            return False
+        if self.start <= number < self.stop:
+            return code in self.over[number - self.start]
+        return ruled(self.lines, number, code)
+
+
+def _silenced(
+    document: OpenDocument, findings: list[Finding], rulings: _Rulings
+) -> frozenset[tuple[int, str]]:
+    """The (line id, code) of the findings a judge's ruling below allows."""
+    if not rulings.present:
+        return frozenset()
+    number_of = document.document.number_of
+    return frozenset(
+        (finding.line, finding.code)
+        for finding in findings
+        if (number := number_of(finding.line)) is not None and rulings.silence(number, finding.code)
+    )
+
+
 def _diagnostics(
-    document: OpenDocument, findings: list[Finding], severities: Mapping[str, Severity | None]
+    document: OpenDocument,
+    findings: list[Finding],
+    severities: Mapping[str, Severity | None],
+    silenced: frozenset[tuple[int, str]],
 ) -> list[Diagnostic]:
     """The findings placed where their lines are now, minus those silenced."""
     number_of = document.document.number_of
@@ -306,7 +400,7 @@ def _diagnostics(
         number = number_of(finding.line)
         if number is None:
             continue
-        if silences(finding.code) and ruled(lines, number, finding.code):
+        if (finding.line, finding.code) in silenced:
             continue  # a judge's ruling below allows it
         severity = effective_severity(finding, lines[number].parsed.allowed, severities)
         if severity is not None:
@@ -340,24 +434,23 @@ def publish(server: MtgrServer, document: OpenDocument, walk: Walk | None = None
     if client_pulls(server):
         return
     kept = published(document)
-    body = kept.build(document, document.settings, walk)
+    kept.build(document, document.settings, walk)
     LOGGER.debug("%s version %s: %d diagnostics", document.uri, document.version, kept.count)
     # a re-check under way gives no version: its diagnostics are not yet the version's
     version = "" if document.version is None or walk else f',"version":{int(document.version)}'
-    message = (
+    head = (
         '{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":'
-        f'{json.dumps(document.uri)}{version},"diagnostics":{body}}}}}'
+        f'{json.dumps(document.uri)}{version},"diagnostics":'
     )
-    send_raw(server, message)
+    send_raw(server, kept.message(head.encode("ascii"), b"}}"))
 
 
-def send_raw(server: MtgrServer, message: str) -> None:
-    """Writes one JSON message (ASCII: json.dumps escapes the rest) in LSP framing."""
+def send_raw(server: MtgrServer, message: bytes) -> None:
+    """Writes one message, framed (PublishedDiagnostics.message), in one write."""
     writer = server.protocol.writer
     if writer is None:
         return
-    body = message.encode("ascii")
-    result = writer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    result = writer.write(message)
     if inspect.isawaitable(result):  # an asynchronous transport (TCP)
         task = asyncio.ensure_future(result)
         _WRITING.add(task)
@@ -391,9 +484,9 @@ def register(server: MtgrServer) -> None:
         if document is None:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         kept = published(document)
-        body = kept.build(document, document.settings)
+        kept.build(document, document.settings)
         result_id = kept.result_id
         if params.previous_result_id == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
-        items = _CONVERTER.structure(json.loads(body), list[types.Diagnostic])
+        items = _CONVERTER.structure(json.loads(kept.array()), list[types.Diagnostic])
         return types.RelatedFullDocumentDiagnosticReport(items=items, result_id=result_id)

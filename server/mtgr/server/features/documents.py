@@ -127,13 +127,16 @@ def register(server: MtgrServer) -> None:
 
 
 # A document this long is first checked in steps, with progress, answering requests
-# between the steps instead of keeping the client waiting for the whole check.
+# between the steps instead of keeping the client waiting for the whole check. A step is
+# short (a few milliseconds to tens on a slow machine): a key typed meanwhile waits for
+# the step under way to end before the check starts over from it.
 LARGE_DOCUMENT_LINES = 5000
-LINES_PER_STEP = 2000
+LINES_PER_STEP = 500
 # After an edit to a large document, the lines walked before the diagnostics are first
-# published (without a version): what the user sees. A re-check that must run further
-# goes on in steps, and publishes again, with the version, at its end.
-LINES_SEEN = 200
+# published (without a version): what the user sees, a screen below the edit even when it
+# is on the screen's first line. A re-check that must run further goes on in steps, and
+# publishes again, with the version, at its end.
+LINES_SEEN = 100
 
 _CHECKING: dict[OpenDocument, asyncio.Task[None]] = {}
 
@@ -171,6 +174,10 @@ async def _check(server: MtgrServer, document: OpenDocument) -> None:
                 if not _is_open(server, document):
                     return  # closed: nothing of it may reach the client (18.3)
             # ran to the end, or another edit came: then its steps start over
+            if not document.pending:
+                # a change read while this one was checked comes first: publishing the
+                # version it replaces costs as much as publishing it (a fast typist)
+                await asyncio.sleep(0)
         if _is_open(server, document) and not document.pending:
             publish(server, document)
         server.collector.worked()
