@@ -442,11 +442,17 @@ def publish(server: MtgrServer, document: OpenDocument, walk: Walk | None = None
         '{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":'
         f'{json.dumps(document.uri)}{version},"diagnostics":'
     )
-    send_raw(server, kept.message(head.encode("ascii"), b"}}"))
+    send_framed(server, kept.message(head.encode("ascii"), b"}}"))
 
 
-def send_raw(server: MtgrServer, message: bytes) -> None:
-    """Writes one message, framed (PublishedDiagnostics.message), in one write."""
+def send_raw(server: MtgrServer, message: str) -> None:
+    """Writes one JSON message (ASCII: json.dumps escapes the rest) in LSP framing."""
+    body = message.encode("ascii")
+    send_framed(server, b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+
+def send_framed(server: MtgrServer, message: bytes) -> None:
+    """Writes one message, framed already (PublishedDiagnostics.message), in one write."""
     writer = server.protocol.writer
     if writer is None:
         return
