@@ -200,7 +200,8 @@ async def check_file(server: MtgrServer, path: Path, projects: _Pass) -> Report 
     for _ in document.walk_in_steps(0, LINES_PER_STEP):
         await _turn(server)
     diagnostics = PublishedDiagnostics()
-    body = diagnostics.build(document, settings)
+    diagnostics.build(document, settings)
+    body = diagnostics.array().decode("ascii")
     return Report(uri, stamp, depends, key, f"w{next(_RESULT_IDS)}", body, diagnostics.count)
 
 
@@ -565,7 +566,8 @@ async def _pulled(
         if not document.checked:
             return None  # its first check is under way; textDocument/diagnostic answers
         kept = published(document)
-        body = kept.build(document, document.settings)
+        kept.build(document, document.settings)
+        body = kept.array().decode("ascii")
         version, result_id = document.version, kept.result_id
     else:
         report = await check_file(server, path, projects)
