@@ -87,7 +87,11 @@ def _parse_shape(shape: str, owner: object = None) -> _Plan | Failure:
         return found
     try:
         node = _STATEMENT.match(shape)
-    except Exception:  # parsimonious raises ParseError; anything else is a grammar bug
+    except Exception as error:  # parsimonious raises ParseError; anything else is a grammar bug
+        # parsimonious's frame holds the error it raises, a cycle that only the cyclic
+        # collector frees (and the server runs it when idle): break it, so that the error
+        # and the frames of its traceback go now
+        error.__traceback__ = None
         node = None
     if node is not None and node.end == len(shape):
         return SHAPES.put(shape, _Plan(node, shape), owner)
