@@ -12,7 +12,6 @@ import sys
 import time
 from pathlib import Path
 
-from mtgr.cards.download import BULK_DATA_API, update
 from mtgr.cards.formats import CardFileError
 from mtgr.cards.model import Card
 from mtgr.cards.store import SqliteCardIndex, build_index, default_index_path, open_index
@@ -62,7 +61,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     updated = actions.add_parser(
         "update", help="download Scryfall's current oracle_cards file and import it"
     )
-    updated.add_argument("--api", default=BULK_DATA_API, help=argparse.SUPPRESS)
+    updated.add_argument("--api", default=None, help=argparse.SUPPRESS)
     updated.set_defaults(run=_update)
     show = actions.add_parser("show", help="print a card from the index")
     show.add_argument("name", metavar="NAME")
@@ -84,9 +83,13 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _update(args: argparse.Namespace) -> int:
+    # imported here: the downloader's HTTP modules cost every other command (and the
+    # language server, which starts through this command line) 2.7 MB
+    from mtgr.cards.download import BULK_DATA_API, update
+
     target = default_index_path()
     bar = _Bar("downloading", None)
-    count = update(target, api=args.api, progress=bar.set)
+    count = update(target, api=args.api or BULK_DATA_API, progress=bar.set)
     bar.done()
     print(f"{count} cards from Scryfall's oracle_cards in {target}")
     return 0

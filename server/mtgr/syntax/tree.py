@@ -148,11 +148,15 @@ class Statement:
         cached = self._references
         if cached is None:
             found = _collect_references(self)
-            cached = _References(
-                found,
-                tuple(r for r in found if isinstance(r, PlayerRef)),
-                tuple(r for r in found if isinstance(r, ObjectRef)),
-            )
+            players = tuple(r for r in found if isinstance(r, PlayerRef))
+            objects = tuple(r for r in found if isinstance(r, ObjectRef))
+            # most lines name only objects or only players: one tuple serves twice
+            # (about 1 MB on a 50,000-line record)
+            if len(objects) == len(found):
+                objects = found
+            elif len(players) == len(found):
+                players = found
+            cached = _References(found, players, objects)
             object.__setattr__(self, "_references", cached)
         return cached
 
