@@ -1043,9 +1043,17 @@ def _(statement: t.AbilityOf, state: GameState, line: LineId) -> GameState:
         source=source,
         last_moved=line,
         entered_moment=state.moment,
+        permission=_permission(statement),
     )
     state = state.with_object(obj)
     return replace(state, stack=(*state.stack, obj.number))
+
+
+def _permission(statement: t.AbilityOf) -> int | None:
+    """The object named by `activate of #M by #P`: its effect allows the activation
+    (decision 0070)."""
+    agent = statement.cause.agent if statement.cause is not None else None
+    return agent.number if isinstance(agent, t.ObjectRef) else None
 
 
 def _designation_trigger(statement: t.AbilityOf, state: GameState, line: LineId) -> GameState:

@@ -94,6 +94,9 @@ class GameObject:
     introduced_hidden: bool = False
     introduced_after_gap: bool = False
     source: int | None = None  # an ability's source, a copy's original
+    # the object whose effect let this ability be activated beyond the normal rules
+    # (`activate of #M by #P`: Oath of Teferi, The Chain Veil; decision 0070)
+    permission: int | None = None
     tapped: bool = False
     counters: tuple[tuple[str, int], ...] = ()
     attacking: bool = False
