@@ -212,6 +212,7 @@ PLAYER_VERBS = [
     "initiative",
     "citys-blessing",
     "sideboard",
+    "mana",
 ]
 STRUCTURE = [
     "mtgr",
@@ -587,6 +588,7 @@ def build(peg_text: str) -> Json:
             {"include": "#object"},
             {"include": "#number"},
             {"include": "#signed"},
+            {"include": "#mana"},  # `"P" mana {G}` (decision 0071)
             {"include": "#misplaced-string"},
             {"include": "#invalid"},
         ]

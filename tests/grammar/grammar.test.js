@@ -108,8 +108,11 @@ const TABLE = [
   ...[
     'draw #1', 'life -3 by #2', 'counters +1 poison by #2', 'search library by #2',
     'shuffle library by #2', 'roll d20 6', 'mulligan', 'keep', 'concede', 'lose by sba', 'win',
-    'library 40',
+    'library 40', 'mana {G} by #2',
   ].map((phrase) => [`"Bob" ${phrase}`, phrase.split(' ')[0], VERB]),
+  // mana added to a pool (decision 0071); an activation an effect allows (decision 0070)
+  ['"Alice" mana {B}{B}{B} by #9', '{B}{B}{B}', 'constant.language.mana.mtgr'],
+  ['#21 activate of #8 by #30', '#30', 'variable.other.object.mtgr'],
 
   // zones and positions, the arrow
   ...['library', 'hand', 'graveyard', 'battlefield', 'stack', 'exile', 'command'].map(

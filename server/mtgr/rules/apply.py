@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import singledispatch
 
+from mtgr.rules.mana import MANA_LINES, mana_step
 from mtgr.rules.state import (
     CASTING_STAGES,
     GONE,
@@ -44,6 +45,8 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
     first_after_end = state.after_end is None and is_event_after_end(state, statement)
     priority = state.sba_due and after_priority(state, statement)  # as the checks see it
     state = _before_any(state, statement)
+    if state.mana_pending is not None or isinstance(statement, MANA_LINES):
+        state = mana_step(state, statement)
     kind = type(statement)
     handler = _HANDLERS.get(kind)
     if handler is None:  # singledispatch's own lookup costs more than the walk can spare

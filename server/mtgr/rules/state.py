@@ -414,6 +414,12 @@ class GameState:
     spells_counted: bool = False  # the turn began outside a gap: its casts are all written
     spells_last_turn: int | None = None
     day_night_due: str | None = None
+    # mana pools as the `mana` lines of this step state them (decision 0071, rules/mana.py):
+    # (player, bounds); players with a mana ability whose mana no line states; and the
+    # mana ability whose cost was the last line, until its `mana` line
+    mana_pools: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    mana_unstated: frozenset[str] = frozenset()
+    mana_pending: tuple[str, int] | None = None
 
     # -- lookups
     def player(self, name: str) -> PlayerState | None:

@@ -258,6 +258,7 @@ _PART_RULES = frozenset(
         "damage_deathtouch",
         "entered_face_down",
         "entered_back",
+        "produced",
     }
 )
 
@@ -760,6 +761,12 @@ def _draw(b: _Builder) -> t.Statement:
         drawn=b.object_ref(b.one("drawn")),
         card=b.optional("card", b.text),
     )
+
+
+@_form("mana_phrase")
+def _mana(b: _Builder) -> t.Statement:
+    produced = b.one("produced")
+    return t.ManaAdded(**b.player_common(), mana=t.Text(b.raw(produced), b.span(produced)))
 
 
 @_form("life_phrase")

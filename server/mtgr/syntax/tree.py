@@ -364,6 +364,13 @@ class Life(PlayerStatement):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ManaAdded(PlayerStatement):
+    """`"P" mana {G} by C`: mana added to P's mana pool (decision 0071)."""
+
+    mana: Text
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerCounters(PlayerStatement):
     delta: Number
     counter: Word

@@ -69,6 +69,7 @@ PLAYER_VERBS = (
     "initiative",
     "citys-blessing",
     "sideboard",
+    "mana",
 )
 KINDS = ("discard", "sacrifice", "destroy", "mill")
 NEW_WHAT = ("card", "hidden", "token", "copy", "commander", "emblem")
