@@ -253,6 +253,7 @@ MODIFIERS = [
     "face-down",
     "face-up",
     "back",
+    "split-second",
 ]  # storage.modifier.<word>
 KEYWORDS = [
     "of",

@@ -113,6 +113,8 @@ const TABLE = [
   // mana added to a pool (decision 0071); an activation an effect allows (decision 0070)
   ['"Alice" mana {B}{B}{B} by #9', '{B}{B}{B}', 'constant.language.mana.mtgr'],
   ['#21 activate of #8 by #30', '#30', 'variable.other.object.mtgr'],
+  ['#4 cast split-second', 'split-second', 'storage.modifier.split-second.mtgr'],
+  ['#4 cast from graveyard flashback split-second', 'split-second', 'storage.modifier.split-second.mtgr'],
 
   // zones and positions, the arrow
   ...['library', 'hand', 'graveyard', 'battlefield', 'stack', 'exile', 'command'].map(

@@ -52,6 +52,8 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
     if handler is None:  # singledispatch's own lookup costs more than the walk can spare
         handler = _HANDLERS[kind] = _apply.dispatch(kind)
     state = handler(statement, state, line)
+    if state.split_second and isinstance(statement, (t.Leave, t.Move, t.Turn, t.PhaseOrStep)):
+        state = _split_second_left(state)
     state = _after_any(state, statement)
     if state.casting is not None or isinstance(statement, _OPENS_CASTING):
         state = _casting_step(state, statement, line)
@@ -62,6 +64,12 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
         if state.day_night_due is not None:
             state = replace(state, day_night_due=None)  # reported once (T423)
     return replace(state, after_end=line) if first_after_end else state
+
+
+def _split_second_left(state: GameState) -> GameState:
+    """Forgets the split second of spells no longer on the stack (decision 0072)."""
+    staying = frozenset(n for n in state.split_second if (o := state.obj(n)) and o.zone == "stack")
+    return replace(state, split_second=staying) if staying != state.split_second else state
 
 
 def is_event_after_end(state: GameState, statement: t.Statement) -> bool:
@@ -986,6 +994,8 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
     if (caster or obj.owner) == state.turn.player:  # for day and night (CR 502.2)
         state = replace(state, spells_this_turn=state.spells_this_turn + 1)
     face_down = any(m.value == "face-down" for m in statement.modes)  # CR 708.4
+    if statement.split_second is not None:
+        state = replace(state, split_second=state.split_second | {obj.number})
     return _moved(
         state,
         obj,

@@ -420,6 +420,8 @@ class GameState:
     mana_pools: tuple[tuple[str, tuple[int, ...]], ...] = ()
     mana_unstated: frozenset[str] = frozenset()
     mana_pending: tuple[str, int] | None = None
+    # spells cast with split second (decision 0072), while any may be on the stack
+    split_second: frozenset[int] = frozenset()
 
     # -- lookups
     def player(self, name: str) -> PlayerState | None:

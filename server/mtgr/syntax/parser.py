@@ -259,6 +259,7 @@ _PART_RULES = frozenset(
         "entered_face_down",
         "entered_back",
         "produced",
+        "cast_split_second",
     }
 )
 
@@ -572,6 +573,7 @@ def _cast(b: _Builder) -> t.Statement:
         back=b.optional("entered_back", b.word),
         modes=tuple(b.word(n) for n in b.all("cast_mode")),
         tax=b.integer(b.find(b.one("cast_tax"), "number")) if b.one("cast_tax") else None,
+        split_second=b.optional("cast_split_second", b.word),
     )
 
 

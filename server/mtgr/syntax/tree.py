@@ -222,6 +222,7 @@ class Cast(ObjectStatement):
     back: Word | None = None  # cast with its back face up (decision 0029)
     modes: tuple[Word, ...] = ()
     tax: Number | None = None  # the commander tax added to the cost (decision 0031)
+    split_second: Word | None = None  # the spell has split second (decision 0072)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
