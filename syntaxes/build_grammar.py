@@ -254,6 +254,8 @@ MODIFIERS = [
     "face-up",
     "back",
     "split-second",
+    "double-strike",
+    "trample",
 ]  # storage.modifier.<word>
 KEYWORDS = [
     "of",

@@ -1233,6 +1233,16 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
     recipient = statement.recipient
     source = statement.subject.number
     amount = statement.amount.value
+    turn = state.turn
+    if (
+        turn.step == "combat-damage"
+        and not turn.repeated
+        and source not in turn.struck_first
+        and _is_combat_damage(state, statement)
+        and state.resolving is None
+        and not state.stack
+    ):
+        state = replace(state, turn=replace(turn, struck_first=turn.struck_first | {source}))
     if isinstance(recipient, t.PlayerRef):
         if source in state.commanders and _is_combat_damage(state, statement):
             state = _commander_damage(state, recipient.name, source, amount, line, statement.span)
@@ -1259,8 +1269,12 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
 
 
 def _is_combat_damage(state: GameState, statement: t.Damage) -> bool:
-    """Damage without a cause in the combat damage step is combat damage (decision 0012)."""
-    return statement.cause is None and state.turn.step == "combat-damage"
+    """Damage without a cause in the combat damage step is combat damage (decision 0012),
+    and so is damage that names the effect letting a blocked creature assign it as though
+    it were not blocked (decision 0073)."""
+    if state.turn.step != "combat-damage":
+        return False
+    return statement.cause is None or (state.resolving is None and not state.stack)
 
 
 def _commander_damage(
@@ -1543,14 +1557,16 @@ def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
         reference, added_after = added_after, None  # the regular phase after added ones
     index = step_index(name, is_phase, reference, extra=extra)
     phase, step = STEP_ORDER[index]
+    repeated = index <= reference
     turn = replace(
         state.turn,
         position=index,
         phase=phase,
         step=step,
-        repeated=index <= reference,
+        repeated=repeated,
         added_after=added_after,
         cleanup_priority=False,
+        struck_first=state.turn.struck_first if repeated else frozenset(),
     )
     state = replace(state, turn=turn, moment=line, incomplete_since_step=False)
     if step == "end-of-combat" or (is_phase and name in ("main", "ending") and current >= 5):

@@ -227,6 +227,9 @@ class Turn:
     cleanup_priority: bool = False
     # permanents whose loyalty ability was activated this turn (606.3, decision 0044 item 2)
     loyalty_used: frozenset[int] = frozenset()
+    # creatures that dealt combat damage in this combat's first combat damage step: in a
+    # second one only those with double strike deal it again (510.4, decision 0073)
+    struck_first: frozenset[int] = frozenset()
 
 
 # CR 500.1: the phases and steps in order. A main phase appears twice.

@@ -260,6 +260,8 @@ _PART_RULES = frozenset(
         "entered_back",
         "produced",
         "cast_split_second",
+        "damage_double_strike",
+        "damage_trample",
     }
 )
 
@@ -663,6 +665,8 @@ def _damage(b: _Builder) -> t.Statement:
         amount=b.integer(b.one("number")),
         recipient=b.reference(b.one("recipient")),
         deathtouch=b.optional("damage_deathtouch", b.word),
+        double_strike=b.optional("damage_double_strike", b.word),
+        trample=b.optional("damage_trample", b.word),
     )
 
 

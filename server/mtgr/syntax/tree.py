@@ -289,6 +289,8 @@ class Damage(ObjectStatement):
     amount: Number
     recipient: ObjectRef | PlayerRef
     deathtouch: Word | None = None  # the source has deathtouch (decision 0027)
+    double_strike: Word | None = None  # the source has double strike (decision 0073)
+    trample: Word | None = None  # the source has trample (decision 0073)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

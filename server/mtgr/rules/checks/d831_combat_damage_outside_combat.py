@@ -76,7 +76,11 @@ def check(ctx: Context, statement: t.Statement) -> None:
         return
     if not source.attacking and not source.blocking:
         problem = "it is neither attacking nor blocking"
-    elif statement.replacements or _may_receive(state, source, statement.recipient):
+    elif (
+        statement.replacements
+        or statement.cause is not None  # an effect lets it assign otherwise (decision 0073)
+        or _may_receive(state, source, statement.recipient)
+    ):
         return
     elif source.attacking:
         problem = "that is neither what it attacks nor a creature blocking it"
