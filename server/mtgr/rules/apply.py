@@ -34,6 +34,7 @@ from mtgr.rules.state import (
     ends_untap_step,
     loyalty_cost_of,
     step_places,
+    trigger_place,
 )
 from mtgr.rules.state import (
     evolve as replace,
@@ -52,6 +53,12 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
     if handler is None:  # singledispatch's own lookup costs more than the walk can spare
         handler = _HANDLERS[kind] = _apply.dispatch(kind)
     state = handler(statement, state, line)
+    if (
+        state.triggers_put is not None
+        or state.triggers_tainted
+        or isinstance(statement, (t.AbilityOf, t.Target, t.Pay))
+    ):
+        state = _triggers_put(state, statement)
     if state.split_second and isinstance(statement, (t.Leave, t.Move, t.Turn, t.PhaseOrStep)):
         state = _split_second_left(state)
     state = _after_any(state, statement)
@@ -64,6 +71,32 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
         if state.day_night_due is not None:
             state = replace(state, day_night_due=None)  # reported once (T423)
     return replace(state, after_end=line) if first_after_end else state
+
+
+def _triggers_put(state: GameState, statement: t.Statement) -> GameState:
+    """Follows a run of `trigger` lines, put on the stack together (decision 0074): a mode
+    chosen for one of them does not end the run, any other line does. A target or cost of
+    a triggered ability can set off others, which go on the stack in a later round
+    (603.3b): from there until a player has priority, runs are not followed."""
+    if isinstance(statement, t.AbilityOf) and statement.verb.value == "trigger":
+        place = None if state.triggers_tainted else trigger_place(state, statement)
+        return replace(state, triggers_put=place)
+    if isinstance(statement, t.Choose):
+        return state
+    tainted = state.triggers_tainted
+    if isinstance(statement, PRIORITY_LINES):
+        tainted = False
+    elif isinstance(statement, (t.Target, t.Pay)) and _is_trigger(state, statement.subject):
+        tainted = True
+    elif statement.cause is not None and isinstance(statement.cause.agent, t.ObjectRef):
+        agent = statement.cause.agent  # an action that pays a triggered ability's cost
+        tainted = tainted or (agent.number != state.resolving and _is_trigger(state, agent))
+    return replace(state, triggers_put=None, triggers_tainted=tainted)
+
+
+def _is_trigger(state: GameState, ref: t.ObjectRef) -> bool:
+    obj = state.obj(ref.number)
+    return obj is not None and obj.name is not None and obj.name.startswith("triggered ")
 
 
 def _split_second_left(state: GameState) -> GameState:
@@ -1065,6 +1098,8 @@ def _(statement: t.AbilityOf, state: GameState, line: LineId) -> GameState:
 def _permission(statement: t.AbilityOf) -> int | None:
     """The object named by `activate of #M by #P`: its effect allows the activation
     (decision 0070)."""
+    if statement.verb.value != "activate":
+        return None
     agent = statement.cause.agent if statement.cause is not None else None
     return agent.number if isinstance(agent, t.ObjectRef) else None
 

@@ -331,6 +331,31 @@ def loyalty_cost_of(state: GameState, statement: t.Statement) -> int | None:
     return number if activated else None
 
 
+def apnap_place(state: GameState, player: str | None) -> int | None:
+    """A player's place in APNAP order: the active player 0, then the others in turn order
+    (CR 101.4); None when not known."""
+    active = state.turn.player
+    names = state.player_names()
+    if active is None or player is None or active not in names or player not in names:
+        return None
+    return (names.index(player) - names.index(active)) % len(names)
+
+
+def trigger_place(state: GameState, statement: t.AbilityOf) -> tuple[bool, int] | None:
+    """Where a `trigger` line stands in the order of CR 603.3b, from the state before it:
+    whether it triggered on another ability triggering (`by #A`, the second part), then its
+    controller's place in APNAP order; None when its controller is not known."""
+    if statement.source is not None:
+        source = state.obj(statement.source.number)
+        controller = (source.controller or source.owner) if source is not None else None
+    elif statement.designation is not None and statement.designation.value == "initiative":
+        controller = state.initiative
+    else:
+        controller = state.monarch
+    place = apnap_place(state, controller)
+    return None if place is None else (statement.cause is not None, place)
+
+
 def step_places(name: str, is_phase: bool) -> tuple[int, ...]:
     """Where a phase or step stands in STEP_ORDER; the main phase stands there twice."""
     return _STEP_PLACES.get((name, is_phase), ())
@@ -425,6 +450,12 @@ class GameState:
     mana_pending: tuple[str, int] | None = None
     # spells cast with split second (decision 0072), while any may be on the stack
     split_second: frozenset[int] = frozenset()
+    # the last of a run of `trigger` lines: whether it triggered on another ability
+    # triggering, and its controller's place in APNAP order (603.3b, decision 0074)
+    triggers_put: tuple[bool, int] | None = None
+    # a triggered ability's target or cost since a player last had priority: what it set
+    # off goes on the stack in a later round, so the order is no longer judged
+    triggers_tainted: bool = False
 
     # -- lookups
     def player(self, name: str) -> PlayerState | None:
