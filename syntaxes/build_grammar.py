@@ -194,6 +194,7 @@ OBJECT_VERBS = [
     "regenerate",
     "transform",
     "convert",
+    "stays",
 ]
 PLAYER_VERBS = [
     "draw",

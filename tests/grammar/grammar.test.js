@@ -115,6 +115,8 @@ const TABLE = [
   ['#21 activate of #8 by #30', '#30', 'variable.other.object.mtgr'],
   ['#4 cast split-second', 'split-second', 'storage.modifier.split-second.mtgr'],
   ['#18 trigger of #6 by #17', '#17', 'variable.other.object.mtgr'],
+  ['#12 stays tapped by #40', 'stays', VERB],
+  ['#12 stays tapped by #40', 'tapped', 'storage.modifier.tapped.mtgr'],
   ['#2 damage 1 -> #5 double-strike', 'double-strike', 'storage.modifier.double-strike.mtgr'],
   ['#3 damage 3 -> "Bob" trample', 'trample', 'storage.modifier.trample.mtgr'],
   ['#4 damage 5 -> "Bob" by #4', '#4', 'variable.other.object.mtgr', 1],

@@ -1240,6 +1240,11 @@ def _(statement: t.TapChange, state: GameState, line: LineId) -> GameState:
 
 
 @_apply.register
+def _(statement: t.StaysTapped, state: GameState, line: LineId) -> GameState:
+    return replace(state, kept_tapped=state.kept_tapped | {statement.subject.number})
+
+
+@_apply.register
 def _(statement: t.Attack, state: GameState, line: LineId) -> GameState:
     obj = _named(
         _object(state, statement.subject.number, line, "battlefield", None), statement.name
@@ -1555,6 +1560,7 @@ def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
         moment=line,
         incomplete_since_turn=False,
         incomplete_since_step=False,
+        kept_tapped=frozenset(),
         turn=Turn(
             statement.number.value,
             statement.player.name,
@@ -1604,6 +1610,8 @@ def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
         struck_first=state.turn.struck_first if repeated else frozenset(),
     )
     state = replace(state, turn=turn, moment=line, incomplete_since_step=False)
+    if state.kept_tapped:
+        state = replace(state, kept_tapped=frozenset())
     if step == "end-of-combat" or (is_phase and name in ("main", "ending") and current >= 5):
         state = replace(
             _end_combat(state),

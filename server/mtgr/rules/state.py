@@ -456,6 +456,8 @@ class GameState:
     # a triggered ability's target or cost since a player last had priority: what it set
     # off goes on the stack in a later round, so the order is no longer judged
     triggers_tainted: bool = False
+    # permanents an effect kept from untapping in this step (decision 0075)
+    kept_tapped: frozenset[int] = frozenset()
 
     # -- lookups
     def player(self, name: str) -> PlayerState | None:

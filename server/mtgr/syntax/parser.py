@@ -769,6 +769,11 @@ def _draw(b: _Builder) -> t.Statement:
     )
 
 
+@_form("stays_tapped_phrase")
+def _stays_tapped(b: _Builder) -> t.Statement:
+    return t.StaysTapped(**b.object_common())
+
+
 @_form("mana_phrase")
 def _mana(b: _Builder) -> t.Statement:
     produced = b.one("produced")

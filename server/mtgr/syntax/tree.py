@@ -274,6 +274,11 @@ class TapChange(ObjectStatement):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class StaysTapped(ObjectStatement):
+    """`#N stays tapped by C`: an effect keeps a permanent from untapping (decision 0075)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Attack(ObjectStatement):
     defender: ObjectRef | PlayerRef
     untapped: Word | None = None

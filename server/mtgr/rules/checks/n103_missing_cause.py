@@ -80,6 +80,7 @@ EVENTS = (
     t.Attach,
     t.Phasing,
     t.ManaAdded,
+    t.StaysTapped,
 )
 
 
@@ -87,6 +88,8 @@ def event_name(statement: t.Statement) -> str | None:
     """What the line records, if it is a kind of event that has a cause; else None."""
     if isinstance(statement, t.New):
         return f"new {statement.what.value}" if statement.what.value in ("token", "copy") else None
+    if isinstance(statement, t.StaysTapped):
+        return "stays tapped"
     return statement.verb.value if isinstance(statement, EVENTS) else None
 
 

@@ -46,6 +46,7 @@ VERBS_BY_ZONE: dict[str, tuple[str, ...]] = {
         "turn",
         "transform",
         "convert",
+        "stays",
     ),
     "graveyard": ("move", "cast", "play", "identify", "reveal", "effect"),
     "exile": ("move", "cast", "play", "identify", "reveal", "effect"),
