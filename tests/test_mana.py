@@ -20,10 +20,12 @@ phase main
 #1 new card "Forest" battlefield "Alice"
 #2 new card "Mountain" battlefield "Alice"
 #3 new card "Tarmogoyf" hand "Alice"
+#4 new card "Llanowar Elves" battlefield "Alice"
 keyframe
 #1 battlefield "Alice"
 #2 battlefield "Alice"
 #3 hand "Alice"
+#4 battlefield "Alice"
 "Alice" life 20
 "Bob" life 20
 "Alice" library 40
@@ -90,6 +92,12 @@ def test_a_mana_ability_without_its_mana_line_leaves_the_pool_unknown() -> None:
     state = walk(Document(HEAD + '#1 tap by #1\n#2 tap by #2\n"Alice" mana {R} by #2\n').lines)
     assert state.final_state.mana_pools == ()
     assert "Alice" in state.final_state.mana_unstated
+
+
+def test_a_permanent_paying_another_mana_ability_cost_without_its_mana_line_is_unknown() -> None:
+    """Springleaf Drum (#2 here) tapping Llanowar Elves for mana: no `mana` line follows."""
+    lines = '#1 tap by #1\n"Alice" mana {G} by #1\n#4 tap by #2\n#3 cast\n'
+    assert "Alice" in walk(Document(HEAD + lines).lines).final_state.mana_unstated
 
 
 def test_mtgr_state_shows_the_pools() -> None:

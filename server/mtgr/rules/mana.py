@@ -130,19 +130,25 @@ def payer(state: GameState, statement: t.Pay) -> str | None:
 
 
 def mana_ability_cost(state: GameState, statement: t.Statement) -> tuple[str, int] | None:
-    """(controller, permanent) for a permanent tapped or moved by itself: the cost of its
-    mana ability (decision 0005 item 2), whose `mana` line follows."""
+    """(player, object) when a line may pay the cost of a mana ability, whose `mana` line
+    follows: a tap or move caused by the object itself (a land, a Treasure, Simian Spirit
+    Guide; decision 0005 item 2) or by a permanent (Ashnod's Altar sacrificing a creature,
+    Springleaf Drum tapping one). Taken widely: a line that was no such cost only leaves
+    the pool unknown for the rest of the step."""
     if not isinstance(statement, (t.TapChange, t.Move)) or statement.cause is None:
         return None
     agent = statement.cause.agent
-    number = statement.subject.number
-    if not isinstance(agent, t.ObjectRef) or agent.number != number:
+    if not isinstance(agent, t.ObjectRef) or agent.number == state.resolving:
         return None
     if isinstance(statement, t.TapChange) and statement.verb.value != "tap":
         return None
-    obj = state.obj(number)
-    who = (obj.controller or obj.owner) if obj is not None else None
-    return (who, number) if who is not None else None
+    source = state.obj(agent.number)
+    if source is None:
+        return None
+    if agent.number != statement.subject.number and source.zone != "battlefield":
+        return None  # a spell or an ability on the stack paying its own costs
+    who = source.controller or source.owner
+    return (who, agent.number) if who is not None else None
 
 
 _STEP_LINES = (t.Turn, t.PhaseOrStep)
