@@ -1607,7 +1607,9 @@ def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
         repeated=repeated,
         added_after=added_after,
         cleanup_priority=False,
-        struck_first=state.turn.struck_first if repeated else frozenset(),
+        struck_first=state.turn.struck_first
+        if repeated and step == "combat-damage"
+        else frozenset(),
     )
     state = replace(state, turn=turn, moment=line, incomplete_since_step=False)
     if state.kept_tapped:
