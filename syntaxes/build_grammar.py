@@ -195,6 +195,7 @@ OBJECT_VERBS = [
     "transform",
     "convert",
     "stays",
+    "leaves",
 ]
 PLAYER_VERBS = [
     "draw",
@@ -280,6 +281,7 @@ KEYWORDS = [
     "backup",
     "allow",
     "owner",
+    "combat",
 ]
 CONSTANTS = ["sba", "all"]  # constant.language.<word>
 
@@ -490,7 +492,7 @@ def build(peg_text: str) -> Json:
             match(START, verb(OBJECT_VERBS), END),
             *(
                 match(START, keyword(w), END)
-                for w in ("of", "as", "from", "on", "until", "life", "tax", "owner")
+                for w in ("of", "as", "from", "on", "until", "life", "tax", "owner", "combat")
             ),
             *(match(START, tok(f"storage.modifier.{w}{S}", w), END) for w in MODIFIERS),
             {"include": "#cause"},

@@ -49,6 +49,7 @@ FORMS: dict[str, tuple[str, type]] = {
     "life_phrase": ('"Bob" life -2 by #30', t.Life),
     "mana_phrase": ('"Alice" mana {G} by #5', t.ManaAdded),
     "stays_tapped_phrase": ("#12 stays tapped by #40", t.StaysTapped),
+    "leaves_combat_phrase": ("#7 leaves combat by #20", t.LeavesCombat),
     "player_counters_phrase": ('"Bob" counters +1 poison by #30', t.PlayerCounters),
     "search_phrase": ('"Alice" search library "Bob" by #50', t.LibraryAction),
     "shuffle_phrase": ('"Alice" shuffle library by #50', t.LibraryAction),

@@ -1240,6 +1240,12 @@ def _(statement: t.TapChange, state: GameState, line: LineId) -> GameState:
 
 
 @_apply.register
+def _(statement: t.LeavesCombat, state: GameState, line: LineId) -> GameState:
+    obj = state.obj(statement.subject.number)
+    return state if obj is None else state.with_object(_out_of_combat(obj))  # CR 506.4
+
+
+@_apply.register
 def _(statement: t.StaysTapped, state: GameState, line: LineId) -> GameState:
     return replace(state, kept_tapped=state.kept_tapped | {statement.subject.number})
 

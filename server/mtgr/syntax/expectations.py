@@ -19,7 +19,7 @@ ZONES = "library, hand, graveyard, battlefield, stack, exile, command"
 OBJECT_VERBS = (
     "new, move, identify, reveal, cast, play, activate, trigger, target, choose, pay, resolve, "
     "fizzle, countered, tap, untap, attack, block, damage, counters, effect, control, attach, "
-    "unattach, phase, regenerate, turn, transform, convert, stays"
+    "unattach, phase, regenerate, turn, transform, convert, stays, leaves"
 )
 PLAYER_VERBS = (
     "draw, life, counters, search, shuffle, roll, mulligan, keep, concede, lose, win, monarch, "
@@ -136,6 +136,7 @@ DESCRIPTIONS: dict[str, str] = {
     "damage_double_strike": "double-strike",
     "damage_trample": "trample",
     "k_tapped": "tapped",
+    "k_combat": "combat",
 }
 
 _PREVIOUS_TOKEN = re.compile(r"(\"(?:[^\"\\]|\\.)*\"|\S+)\s*$")

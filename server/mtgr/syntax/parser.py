@@ -774,6 +774,11 @@ def _stays_tapped(b: _Builder) -> t.Statement:
     return t.StaysTapped(**b.object_common())
 
 
+@_form("leaves_combat_phrase")
+def _leaves_combat(b: _Builder) -> t.Statement:
+    return t.LeavesCombat(**b.object_common())
+
+
 @_form("mana_phrase")
 def _mana(b: _Builder) -> t.Statement:
     produced = b.one("produced")

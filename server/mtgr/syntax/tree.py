@@ -279,6 +279,11 @@ class StaysTapped(ObjectStatement):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class LeavesCombat(ObjectStatement):
+    """`#N leaves combat by C`: a creature removed from combat (decision 0076)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Attack(ObjectStatement):
     defender: ObjectRef | PlayerRef
     untapped: Word | None = None

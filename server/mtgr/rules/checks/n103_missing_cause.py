@@ -81,6 +81,7 @@ EVENTS = (
     t.Phasing,
     t.ManaAdded,
     t.StaysTapped,
+    t.LeavesCombat,
 )
 
 
@@ -90,6 +91,8 @@ def event_name(statement: t.Statement) -> str | None:
         return f"new {statement.what.value}" if statement.what.value in ("token", "copy") else None
     if isinstance(statement, t.StaysTapped):
         return "stays tapped"
+    if isinstance(statement, t.LeavesCombat):
+        return "leaves combat"
     return statement.verb.value if isinstance(statement, EVENTS) else None
 
 

@@ -47,6 +47,7 @@ VERBS_BY_ZONE: dict[str, tuple[str, ...]] = {
         "transform",
         "convert",
         "stays",
+        "leaves",
     ),
     "graveyard": ("move", "cast", "play", "identify", "reveal", "effect"),
     "exile": ("move", "cast", "play", "identify", "reveal", "effect"),
