@@ -331,6 +331,17 @@ def loyalty_cost_of(state: GameState, statement: t.Statement) -> int | None:
     return number if activated else None
 
 
+def target_illegal(state: GameState, mark: tuple[int | str, str | None, LineId | None]) -> bool:
+    """A target, as its `target` line gave it, that has since left the zone it was in (or
+    ceased to exist), or a player who has left the game (CR 608.2b, decision 0044 item 3)."""
+    what, zone, moved = mark
+    if isinstance(what, str):
+        player = state.player(what)
+        return player is None or player.lost
+    obj = state.obj(what)
+    return obj is None or obj.zone == GONE or obj.zone != zone or obj.last_moved != moved
+
+
 def apnap_place(state: GameState, player: str | None) -> int | None:
     """A player's place in APNAP order: the active player 0, then the others in turn order
     (CR 101.4); None when not known."""
