@@ -174,6 +174,8 @@ def mana_step(state: GameState, statement: t.Statement) -> GameState:
         return state
     pending = state.mana_pending
     if pending is not None:
+        if mana_ability_cost(state, statement) == pending:
+            return state  # another part of the same cost: Lotus Petal taps and is sacrificed
         state = evolve(state, mana_pending=None)
         agent = statement.cause.agent if statement.cause is not None else None
         stated = (
