@@ -100,6 +100,12 @@ def test_a_permanent_paying_another_mana_ability_cost_without_its_mana_line_is_u
     assert "Alice" in walk(Document(HEAD + lines).lines).final_state.mana_unstated
 
 
+def test_a_cost_of_two_lines_keeps_the_pool_known() -> None:
+    """Lotus Petal (#2 here): `{T}, Sacrifice`, then its mana line."""
+    lines = '#2 tap by #2\n#2 move battlefield -> graveyard as sacrifice by #2\n"Alice" mana {U} by #2\n'
+    assert pools(lines) == {"Alice": produced("{U}")}
+
+
 def test_mtgr_state_shows_the_pools() -> None:
     final = walk(Document(HEAD + '#1 tap by #1\n"Alice" mana {G} by #1\n').lines).final_state
     assert "  Alice: {G}" in render_state(final).splitlines()
