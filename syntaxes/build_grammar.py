@@ -194,6 +194,8 @@ OBJECT_VERBS = [
     "regenerate",
     "transform",
     "convert",
+    "stays",
+    "leaves",
 ]
 PLAYER_VERBS = [
     "draw",
@@ -212,6 +214,7 @@ PLAYER_VERBS = [
     "initiative",
     "citys-blessing",
     "sideboard",
+    "mana",
 ]
 STRUCTURE = [
     "mtgr",
@@ -252,6 +255,9 @@ MODIFIERS = [
     "face-down",
     "face-up",
     "back",
+    "split-second",
+    "double-strike",
+    "trample",
 ]  # storage.modifier.<word>
 KEYWORDS = [
     "of",
@@ -275,6 +281,7 @@ KEYWORDS = [
     "backup",
     "allow",
     "owner",
+    "combat",
 ]
 CONSTANTS = ["sba", "all"]  # constant.language.<word>
 
@@ -485,7 +492,7 @@ def build(peg_text: str) -> Json:
             match(START, verb(OBJECT_VERBS), END),
             *(
                 match(START, keyword(w), END)
-                for w in ("of", "as", "from", "on", "until", "life", "tax", "owner")
+                for w in ("of", "as", "from", "on", "until", "life", "tax", "owner", "combat")
             ),
             *(match(START, tok(f"storage.modifier.{w}{S}", w), END) for w in MODIFIERS),
             {"include": "#cause"},
@@ -587,6 +594,7 @@ def build(peg_text: str) -> Json:
             {"include": "#object"},
             {"include": "#number"},
             {"include": "#signed"},
+            {"include": "#mana"},  # `"P" mana {G}` (decision 0071)
             {"include": "#misplaced-string"},
             {"include": "#invalid"},
         ]

@@ -108,8 +108,22 @@ const TABLE = [
   ...[
     'draw #1', 'life -3 by #2', 'counters +1 poison by #2', 'search library by #2',
     'shuffle library by #2', 'roll d20 6', 'mulligan', 'keep', 'concede', 'lose by sba', 'win',
-    'library 40',
+    'library 40', 'mana {G} by #2',
   ].map((phrase) => [`"Bob" ${phrase}`, phrase.split(' ')[0], VERB]),
+  // mana added to a pool (decision 0071); an activation an effect allows (decision 0070)
+  ['"Alice" mana {B}{B}{B} by #9', '{B}{B}{B}', 'constant.language.mana.mtgr'],
+  ['#21 activate of #8 by #30', '#30', 'variable.other.object.mtgr'],
+  ['#4 cast split-second', 'split-second', 'storage.modifier.split-second.mtgr'],
+  ['#18 trigger of #6 by #17', '#17', 'variable.other.object.mtgr'],
+  ['#12 stays tapped by #40', 'stays', VERB],
+  ['#7 leaves combat by #20', 'leaves', VERB],
+  ['#7 leaves combat by #20', 'combat', 'keyword.other.combat.mtgr'],
+  ['#5 effect "x" until leaves', 'leaves', 'support.constant.duration.mtgr'],
+  ['#12 stays tapped by #40', 'tapped', 'storage.modifier.tapped.mtgr'],
+  ['#2 damage 1 -> #5 double-strike', 'double-strike', 'storage.modifier.double-strike.mtgr'],
+  ['#3 damage 3 -> "Bob" trample', 'trample', 'storage.modifier.trample.mtgr'],
+  ['#4 damage 5 -> "Bob" by #4', '#4', 'variable.other.object.mtgr', 1],
+  ['#4 cast from graveyard flashback split-second', 'split-second', 'storage.modifier.split-second.mtgr'],
 
   // zones and positions, the arrow
   ...['library', 'hand', 'graveyard', 'battlefield', 'stack', 'exile', 'command'].map(

@@ -290,9 +290,12 @@ async def test_designations_emblems_and_day_night_are_offered(client: LanguageCl
 
 
 async def test_damage_offers_deathtouch_and_permanents_regenerate(client: LanguageClient) -> None:
-    """Decision 0027: `deathtouch` after what is damaged; `regenerate` for a permanent."""
+    """Decisions 0027 and 0073: `double-strike`, `trample` and `deathtouch` after what is
+    damaged; `regenerate` for a permanent; `split-second` after a cast; `mana` for a player."""
     damaged = labels(await complete_at(client, AFTER_CAST, "#9 damage 1 -> #9 "))
-    assert damaged == ["deathtouch", "replacement"]
+    assert damaged == ["double-strike", "trample", "deathtouch", "replacement"]
+    assert "split-second" in labels(await complete_at(client, AFTER_CAST, "#9 cast "))
+    assert "mana" in labels(await complete_at(client, AFTER_CAST, '"Alice" '))
     assert "regenerate" in labels(await complete_at(client, AFTER_CAST, "#9 "))
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import singledispatch
 
+from mtgr.rules.mana import MANA_LINES, mana_step
 from mtgr.rules.state import (
     CASTING_STAGES,
     GONE,
@@ -33,6 +34,7 @@ from mtgr.rules.state import (
     ends_untap_step,
     loyalty_cost_of,
     step_places,
+    trigger_place,
 )
 from mtgr.rules.state import (
     evolve as replace,
@@ -44,11 +46,21 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
     first_after_end = state.after_end is None and is_event_after_end(state, statement)
     priority = state.sba_due and after_priority(state, statement)  # as the checks see it
     state = _before_any(state, statement)
+    if state.mana_pending is not None or isinstance(statement, MANA_LINES):
+        state = mana_step(state, statement)
     kind = type(statement)
     handler = _HANDLERS.get(kind)
     if handler is None:  # singledispatch's own lookup costs more than the walk can spare
         handler = _HANDLERS[kind] = _apply.dispatch(kind)
     state = handler(statement, state, line)
+    if (
+        state.triggers_put is not None
+        or state.triggers_tainted
+        or isinstance(statement, (t.AbilityOf, t.Target, t.Pay))
+    ):
+        state = _triggers_put(state, statement)
+    if state.split_second and isinstance(statement, (t.Leave, t.Move, t.Turn, t.PhaseOrStep)):
+        state = _split_second_left(state)
     state = _after_any(state, statement)
     if state.casting is not None or isinstance(statement, _OPENS_CASTING):
         state = _casting_step(state, statement, line)
@@ -59,6 +71,38 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
         if state.day_night_due is not None:
             state = replace(state, day_night_due=None)  # reported once (T423)
     return replace(state, after_end=line) if first_after_end else state
+
+
+def _triggers_put(state: GameState, statement: t.Statement) -> GameState:
+    """Follows a run of `trigger` lines, put on the stack together (decision 0074): a mode
+    chosen for one of them does not end the run, any other line does. A target or cost of
+    a triggered ability can set off others, which go on the stack in a later round
+    (603.3b): from there until a player has priority, runs are not followed."""
+    if isinstance(statement, t.AbilityOf) and statement.verb.value == "trigger":
+        place = None if state.triggers_tainted else trigger_place(state, statement)
+        return replace(state, triggers_put=place)
+    if isinstance(statement, t.Choose):
+        return state
+    tainted = state.triggers_tainted
+    if isinstance(statement, PRIORITY_LINES):
+        tainted = False
+    elif isinstance(statement, (t.Target, t.Pay)) and _is_trigger(state, statement.subject):
+        tainted = True
+    elif statement.cause is not None and isinstance(statement.cause.agent, t.ObjectRef):
+        agent = statement.cause.agent  # an action that pays a triggered ability's cost
+        tainted = tainted or (agent.number != state.resolving and _is_trigger(state, agent))
+    return replace(state, triggers_put=None, triggers_tainted=tainted)
+
+
+def _is_trigger(state: GameState, ref: t.ObjectRef) -> bool:
+    obj = state.obj(ref.number)
+    return obj is not None and obj.name is not None and obj.name.startswith("triggered ")
+
+
+def _split_second_left(state: GameState) -> GameState:
+    """Forgets the split second of spells no longer on the stack (decision 0072)."""
+    staying = frozenset(n for n in state.split_second if (o := state.obj(n)) and o.zone == "stack")
+    return replace(state, split_second=staying) if staying != state.split_second else state
 
 
 def is_event_after_end(state: GameState, statement: t.Statement) -> bool:
@@ -983,6 +1027,8 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
     if (caster or obj.owner) == state.turn.player:  # for day and night (CR 502.2)
         state = replace(state, spells_this_turn=state.spells_this_turn + 1)
     face_down = any(m.value == "face-down" for m in statement.modes)  # CR 708.4
+    if statement.split_second is not None:
+        state = replace(state, split_second=state.split_second | {obj.number})
     return _moved(
         state,
         obj,
@@ -1043,9 +1089,19 @@ def _(statement: t.AbilityOf, state: GameState, line: LineId) -> GameState:
         source=source,
         last_moved=line,
         entered_moment=state.moment,
+        permission=_permission(statement),
     )
     state = state.with_object(obj)
     return replace(state, stack=(*state.stack, obj.number))
+
+
+def _permission(statement: t.AbilityOf) -> int | None:
+    """The object named by `activate of #M by #P`: its effect allows the activation
+    (decision 0070)."""
+    if statement.verb.value != "activate":
+        return None
+    agent = statement.cause.agent if statement.cause is not None else None
+    return agent.number if isinstance(agent, t.ObjectRef) else None
 
 
 def _designation_trigger(statement: t.AbilityOf, state: GameState, line: LineId) -> GameState:
@@ -1184,6 +1240,17 @@ def _(statement: t.TapChange, state: GameState, line: LineId) -> GameState:
 
 
 @_apply.register
+def _(statement: t.LeavesCombat, state: GameState, line: LineId) -> GameState:
+    obj = state.obj(statement.subject.number)
+    return state if obj is None else state.with_object(_out_of_combat(obj))  # CR 506.4
+
+
+@_apply.register
+def _(statement: t.StaysTapped, state: GameState, line: LineId) -> GameState:
+    return replace(state, kept_tapped=state.kept_tapped | {statement.subject.number})
+
+
+@_apply.register
 def _(statement: t.Attack, state: GameState, line: LineId) -> GameState:
     obj = _named(
         _object(state, statement.subject.number, line, "battlefield", None), statement.name
@@ -1212,6 +1279,16 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
     recipient = statement.recipient
     source = statement.subject.number
     amount = statement.amount.value
+    turn = state.turn
+    if (
+        turn.step == "combat-damage"
+        and not turn.repeated
+        and source not in turn.struck_first
+        and _is_combat_damage(state, statement)
+        and state.resolving is None
+        and not state.stack
+    ):
+        state = replace(state, turn=replace(turn, struck_first=turn.struck_first | {source}))
     if isinstance(recipient, t.PlayerRef):
         if source in state.commanders and _is_combat_damage(state, statement):
             state = _commander_damage(state, recipient.name, source, amount, line, statement.span)
@@ -1238,8 +1315,12 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
 
 
 def _is_combat_damage(state: GameState, statement: t.Damage) -> bool:
-    """Damage without a cause in the combat damage step is combat damage (decision 0012)."""
-    return statement.cause is None and state.turn.step == "combat-damage"
+    """Damage without a cause in the combat damage step is combat damage (decision 0012),
+    and so is damage that names the effect letting a blocked creature assign it as though
+    it were not blocked (decision 0073)."""
+    if state.turn.step != "combat-damage":
+        return False
+    return statement.cause is None or (state.resolving is None and not state.stack)
 
 
 def _commander_damage(
@@ -1485,6 +1566,7 @@ def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
         moment=line,
         incomplete_since_turn=False,
         incomplete_since_step=False,
+        kept_tapped=frozenset(),
         turn=Turn(
             statement.number.value,
             statement.player.name,
@@ -1522,16 +1604,22 @@ def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
         reference, added_after = added_after, None  # the regular phase after added ones
     index = step_index(name, is_phase, reference, extra=extra)
     phase, step = STEP_ORDER[index]
+    repeated = index <= reference
     turn = replace(
         state.turn,
         position=index,
         phase=phase,
         step=step,
-        repeated=index <= reference,
+        repeated=repeated,
         added_after=added_after,
         cleanup_priority=False,
+        struck_first=state.turn.struck_first
+        if repeated and step == "combat-damage"
+        else frozenset(),
     )
     state = replace(state, turn=turn, moment=line, incomplete_since_step=False)
+    if state.kept_tapped:
+        state = replace(state, kept_tapped=frozenset())
     if step == "end-of-combat" or (is_phase and name in ("main", "ending") and current >= 5):
         state = replace(
             _end_combat(state),

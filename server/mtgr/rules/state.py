@@ -96,6 +96,9 @@ class GameObject:
     introduced_hidden: bool = False
     introduced_after_gap: bool = False
     source: int | None = None  # an ability's source, a copy's original
+    # the object whose effect let this ability be activated beyond the normal rules
+    # (`activate of #M by #P`: Oath of Teferi, The Chain Veil; decision 0070)
+    permission: int | None = None
     tapped: bool = False
     counters: tuple[tuple[str, int], ...] = ()
     attacking: bool = False
@@ -226,6 +229,9 @@ class Turn:
     cleanup_priority: bool = False
     # permanents whose loyalty ability was activated this turn (606.3, decision 0044 item 2)
     loyalty_used: frozenset[int] = frozenset()
+    # creatures that dealt combat damage in this combat's first combat damage step: in a
+    # second one only those with double strike deal it again (510.4, decision 0073)
+    struck_first: frozenset[int] = frozenset()
 
 
 # CR 500.1: the phases and steps in order. A main phase appears twice.
@@ -327,6 +333,42 @@ def loyalty_cost_of(state: GameState, statement: t.Statement) -> int | None:
     return number if activated else None
 
 
+def target_illegal(state: GameState, mark: tuple[int | str, str | None, LineId | None]) -> bool:
+    """A target, as its `target` line gave it, that has since left the zone it was in (or
+    ceased to exist), or a player who has left the game (CR 608.2b, decision 0044 item 3)."""
+    what, zone, moved = mark
+    if isinstance(what, str):
+        player = state.player(what)
+        return player is None or player.lost
+    obj = state.obj(what)
+    return obj is None or obj.zone == GONE or obj.zone != zone or obj.last_moved != moved
+
+
+def apnap_place(state: GameState, player: str | None) -> int | None:
+    """A player's place in APNAP order: the active player 0, then the others in turn order
+    (CR 101.4); None when not known."""
+    active = state.turn.player
+    names = state.player_names()
+    if active is None or player is None or active not in names or player not in names:
+        return None
+    return (names.index(player) - names.index(active)) % len(names)
+
+
+def trigger_place(state: GameState, statement: t.AbilityOf) -> tuple[bool, int] | None:
+    """Where a `trigger` line stands in the order of CR 603.3b, from the state before it:
+    whether it triggered on another ability triggering (`by #A`, the second part), then its
+    controller's place in APNAP order; None when its controller is not known."""
+    if statement.source is not None:
+        source = state.obj(statement.source.number)
+        controller = (source.controller or source.owner) if source is not None else None
+    elif statement.designation is not None and statement.designation.value == "initiative":
+        controller = state.initiative
+    else:
+        controller = state.monarch
+    place = apnap_place(state, controller)
+    return None if place is None else (statement.cause is not None, place)
+
+
 def step_places(name: str, is_phase: bool) -> tuple[int, ...]:
     """Where a phase or step stands in STEP_ORDER; the main phase stands there twice."""
     return _STEP_PLACES.get((name, is_phase), ())
@@ -413,6 +455,22 @@ class GameState:
     spells_counted: bool = False  # the turn began outside a gap: its casts are all written
     spells_last_turn: int | None = None
     day_night_due: str | None = None
+    # mana pools as the `mana` lines of this step state them (decision 0071, rules/mana.py):
+    # (player, bounds); players with a mana ability whose mana no line states; and the
+    # mana ability whose cost was the last line, until its `mana` line
+    mana_pools: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    mana_unstated: frozenset[str] = frozenset()
+    mana_pending: tuple[str, int] | None = None
+    # spells cast with split second (decision 0072), while any may be on the stack
+    split_second: frozenset[int] = frozenset()
+    # the last of a run of `trigger` lines: whether it triggered on another ability
+    # triggering, and its controller's place in APNAP order (603.3b, decision 0074)
+    triggers_put: tuple[bool, int] | None = None
+    # a triggered ability's target or cost since a player last had priority: what it set
+    # off goes on the stack in a later round, so the order is no longer judged
+    triggers_tainted: bool = False
+    # permanents an effect kept from untapping in this step (decision 0075)
+    kept_tapped: frozenset[int] = frozenset()
 
     # -- lookups
     def player(self, name: str) -> PlayerState | None:

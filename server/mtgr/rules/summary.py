@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from mtgr.rules.mana import describe as describe_pool
 from mtgr.rules.state import GONE, ZONES, GameObject, GameState, PlayerState
 
 
@@ -105,6 +106,10 @@ def render_state(state: GameState) -> str:
     """The state as plain-text tables: turn, players, stack, then each zone."""
     out = [f"Turn: {turn_line(state)}", "", "Players:"]
     out.extend(f"  {player_line(state, p)}" for p in state.players)
+    if state.mana_pools:
+        out.append("")
+        out.append("Mana pools (as the mana lines of this step state them):")
+        out.extend(f"  {name}: {describe_pool(pool)}" for name, pool in state.mana_pools)
     out.append("")
     out.append("Stack (top first):")
     for number in reversed(state.stack):

@@ -19,11 +19,11 @@ ZONES = "library, hand, graveyard, battlefield, stack, exile, command"
 OBJECT_VERBS = (
     "new, move, identify, reveal, cast, play, activate, trigger, target, choose, pay, resolve, "
     "fizzle, countered, tap, untap, attack, block, damage, counters, effect, control, attach, "
-    "unattach, phase, regenerate, turn, transform, convert"
+    "unattach, phase, regenerate, turn, transform, convert, stays, leaves"
 )
 PLAYER_VERBS = (
     "draw, life, counters, search, shuffle, roll, mulligan, keep, concede, lose, win, monarch, "
-    "initiative, citys-blessing, sideboard"
+    "initiative, citys-blessing, sideboard, mana"
 )
 KEYWORDS = (
     "mtgr, title, rules, player, perspective, start, game, turn, phase, step, incomplete, "
@@ -130,6 +130,13 @@ DESCRIPTIONS: dict[str, str] = {
     "entered_face_down": "face-down",
     "k_face_up": "face-up",
     "entered_back": "back",
+    # notation 0.5, part 2: decisions 0070 to 0075
+    "produced": "the mana added, such as {G} or {B}{B}{B}",
+    "cast_split_second": "split-second",
+    "damage_double_strike": "double-strike",
+    "damage_trample": "trample",
+    "k_tapped": "tapped",
+    "k_combat": "combat",
 }
 
 _PREVIOUS_TOKEN = re.compile(r"(\"(?:[^\"\\]|\\.)*\"|\S+)\s*$")

@@ -265,6 +265,10 @@ _PART_RULES = frozenset(
         "damage_deathtouch",
         "entered_face_down",
         "entered_back",
+        "produced",
+        "cast_split_second",
+        "damage_double_strike",
+        "damage_trample",
     }
 )
 
@@ -578,6 +582,7 @@ def _cast(b: _Builder) -> t.Statement:
         back=b.optional("entered_back", b.word),
         modes=tuple(b.word(n) for n in b.all("cast_mode")),
         tax=b.integer(b.find(b.one("cast_tax"), "number")) if b.one("cast_tax") else None,
+        split_second=b.optional("cast_split_second", b.word),
     )
 
 
@@ -667,6 +672,8 @@ def _damage(b: _Builder) -> t.Statement:
         amount=b.integer(b.one("number")),
         recipient=b.reference(b.one("recipient")),
         deathtouch=b.optional("damage_deathtouch", b.word),
+        double_strike=b.optional("damage_double_strike", b.word),
+        trample=b.optional("damage_trample", b.word),
     )
 
 
@@ -767,6 +774,22 @@ def _draw(b: _Builder) -> t.Statement:
         drawn=b.object_ref(b.one("drawn")),
         card=b.optional("card", b.text),
     )
+
+
+@_form("stays_tapped_phrase")
+def _stays_tapped(b: _Builder) -> t.Statement:
+    return t.StaysTapped(**b.object_common())
+
+
+@_form("leaves_combat_phrase")
+def _leaves_combat(b: _Builder) -> t.Statement:
+    return t.LeavesCombat(**b.object_common())
+
+
+@_form("mana_phrase")
+def _mana(b: _Builder) -> t.Statement:
+    produced = b.one("produced")
+    return t.ManaAdded(**b.player_common(), mana=t.Text(b.raw(produced), b.span(produced)))
 
 
 @_form("life_phrase")

@@ -222,6 +222,7 @@ class Cast(ObjectStatement):
     back: Word | None = None  # cast with its back face up (decision 0029)
     modes: tuple[Word, ...] = ()
     tax: Number | None = None  # the commander tax added to the cost (decision 0031)
+    split_second: Word | None = None  # the spell has split second (decision 0072)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -273,6 +274,16 @@ class TapChange(ObjectStatement):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class StaysTapped(ObjectStatement):
+    """`#N stays tapped by C`: an effect keeps a permanent from untapping (decision 0075)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeavesCombat(ObjectStatement):
+    """`#N leaves combat by C`: a creature removed from combat (decision 0076)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Attack(ObjectStatement):
     defender: ObjectRef | PlayerRef
     untapped: Word | None = None
@@ -288,6 +299,8 @@ class Damage(ObjectStatement):
     amount: Number
     recipient: ObjectRef | PlayerRef
     deathtouch: Word | None = None  # the source has deathtouch (decision 0027)
+    double_strike: Word | None = None  # the source has double strike (decision 0073)
+    trample: Word | None = None  # the source has trample (decision 0073)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -361,6 +374,13 @@ class Draw(PlayerStatement):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Life(PlayerStatement):
     delta: Number
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ManaAdded(PlayerStatement):
+    """`"P" mana {G} by C`: mana added to P's mana pool (decision 0071)."""
+
+    mana: Text
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

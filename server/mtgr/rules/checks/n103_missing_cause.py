@@ -1,7 +1,7 @@
 """An event with no cause that is not a turn-based action.
 
 ## What it flags
-A line with no `by` that needs one: a move, a life change, counters, a reveal, a
+A line with no `by` that needs one: a move, a life change, mana added, counters, a reveal, a
 search or shuffle, a control change, an attach or unattach, a new token or copy, a tap, an untap outside the
 untap step, a phase in or out outside the untap step, a draw outside the draw step. Turn-based actions have no cause and are not
 flagged: the active player's draw in the draw step, the untaps of the untap step, the
@@ -79,6 +79,9 @@ EVENTS = (
     t.Draw,
     t.Attach,
     t.Phasing,
+    t.ManaAdded,
+    t.StaysTapped,
+    t.LeavesCombat,
 )
 
 
@@ -86,6 +89,10 @@ def event_name(statement: t.Statement) -> str | None:
     """What the line records, if it is a kind of event that has a cause; else None."""
     if isinstance(statement, t.New):
         return f"new {statement.what.value}" if statement.what.value in ("token", "copy") else None
+    if isinstance(statement, t.StaysTapped):
+        return "stays tapped"
+    if isinstance(statement, t.LeavesCombat):
+        return "leaves combat"
     return statement.verb.value if isinstance(statement, EVENTS) else None
 
 

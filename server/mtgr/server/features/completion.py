@@ -46,6 +46,8 @@ VERBS_BY_ZONE: dict[str, tuple[str, ...]] = {
         "turn",
         "transform",
         "convert",
+        "stays",
+        "leaves",
     ),
     "graveyard": ("move", "cast", "play", "identify", "reveal", "effect"),
     "exile": ("move", "cast", "play", "identify", "reveal", "effect"),
@@ -69,6 +71,7 @@ PLAYER_VERBS = (
     "initiative",
     "citys-blessing",
     "sideboard",
+    "mana",
 )
 KINDS = ("discard", "sacrifice", "destroy", "mill")
 NEW_WHAT = ("card", "hidden", "token", "copy", "commander", "emblem")
@@ -465,6 +468,7 @@ def _after_object(
     elif verb == "damage" and len(rest) == 2:
         out.keywords(["->"])
     elif verb == "damage" and len(rest) == 4:
+        out.keywords(["double-strike", "trample"], "the source has it (decision 0073)")
         out.keywords(["deathtouch"], "the source has deathtouch (decision 0027)")
         out.keywords(["replacement"], "prevented or redirected (decision 0040)")
     elif verb == "cast":
@@ -473,6 +477,7 @@ def _after_object(
             if earlier and "tax" not in rest:
                 out.add(f"tax {2 * earlier}", types.CompletionItemKind.Keyword, "commander tax")
         out.keywords(("from", "back", *CAST_MODES, "by"))
+        out.keywords(["split-second"], "the spell has split second (decision 0072)")
     elif verb in ("resolve", "fizzle") and len(rest) == 1:
         out.keywords(["->", "replacement"])
     elif verb == "resolve" and "battlefield" in rest:
