@@ -41,8 +41,10 @@ FORMS: dict[str, tuple[str, type]] = {
     "designation_trigger_phrase": ("#60 trigger of monarch", t.AbilityOf),
     "designation_phrase": ('"Alice" monarch by #40', t.Designation),
     "day_night_statement": ("night", t.DayNight),
+    "legend_choice_phrase": ('"Alice" choose #8 by sba', t.LegendChoice),
+    "ring_phrase": ('"Alice" ring-bearer #30 by #29', t.RingTempts),
     "snapshot_object_phrase": (
-        '#41 battlefield "Alice" tapped attached #7 phased-out counters 3 loyalty',
+        '#41 battlefield "Alice" tapped attached #7 phased-out damage 2 counters 3 loyalty',
         t.SnapshotObject,
     ),
     "draw_phrase": ('"Alice" draw #15 "Leyline of the Void" by #8', t.Draw),
@@ -381,3 +383,19 @@ def test_replacement_on_every_event_and_searches_of_any_zone() -> None:
     assert search.owner is not None and search.owner.name == "Bob"
     shuffle = parse_line('"Bob" shuffle library by #1').statement
     assert isinstance(shuffle, t.LibraryAction) and shuffle.zone is None
+
+
+def test_keyframe_damage_legend_choice_and_ring_carry_their_parts() -> None:
+    """Decisions 0060 to 0062: the damage marked, the permanent kept, the Ring-bearer."""
+    entry = parse_line('#41 battlefield "Alice" damage 2').statement
+    assert isinstance(entry, t.SnapshotObject)
+    assert entry.damage == t.Number(2, t.Span(31, 32))
+    choice = parse_line('"Alice" choose #8 by sba').statement
+    assert isinstance(choice, t.LegendChoice)
+    assert choice.kept == t.ObjectRef(8, t.Span(15, 17))
+    assert isinstance(choice.cause, t.Cause) and isinstance(choice.cause.agent, t.Sba)
+    ring = parse_line('"Alice" ring-bearer by #29').statement
+    assert isinstance(ring, t.RingTempts) and ring.bearer is None
+    assert [r.span.start for r in ring.references] == [0, 23]
+    unkept = parse_line('"Alice" choose #8')
+    assert unkept.error is not None and unkept.error.span == t.Span(17, 17)

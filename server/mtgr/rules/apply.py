@@ -13,6 +13,7 @@ from functools import singledispatch
 
 from mtgr.rules.state import (
     CASTING_STAGES,
+    DAY_NIGHT_ENTRY,
     GONE,
     PRIORITY_LINES,
     STEP_ORDER,
@@ -31,6 +32,7 @@ from mtgr.rules.state import (
     after_priority,
     casting_stage,
     ends_untap_step,
+    keyframe_entry,
     loyalty_cost_of,
     step_places,
 )
@@ -94,8 +96,10 @@ def _state_based_actions_checked(state: GameState) -> GameState:
         if player.loses is not None:
             state = state.with_player(replace(player, loses=None))
     for obj in state.watched_objects():
-        if obj.loyalty_gone is not None or obj.deathtouch is not None:
-            state.objects[obj.number] = replace(obj, loyalty_gone=None, deathtouch=None)
+        if obj.loyalty_gone is not None or obj.deathtouch is not None or obj.kept_by_legend:
+            state.objects[obj.number] = replace(
+                obj, loyalty_gone=None, deathtouch=None, kept_by_legend=None
+            )
     return replace(state, sba_due=False)
 
 
@@ -304,6 +308,8 @@ def _moved(
         damage=obj.damage if stays else 0,
         deathtouch=obj.deathtouch if stays else None,
         loyalty_gone=obj.loyalty_gone if stays else None,
+        kept_by_legend=obj.kept_by_legend if stays else None,
+        ring_bearer=obj.ring_bearer if stays else False,
         face_down=face_down if new_zone in ("battlefield", "exile", "stack") else False,
         # the front face, except on the stack and the battlefield (CR 712.8a)
         back_face=back_face if new_zone in ("battlefield", "stack") else False,
@@ -443,7 +449,9 @@ def _remove_damage(state: GameState) -> GameState:
         if obj.damage:
             state.objects[obj.number] = replace(obj, damage=0, damaged_moment=None)
     keep = frozenset(
-        o.number for o in state.watched_objects() if o.damage or o.loyalty_gone is not None
+        o.number
+        for o in state.watched_objects()
+        if o.damage or o.loyalty_gone is not None or o.kept_by_legend is not None
     )
     return replace(state, watched=keep) if keep != state.watched else state
 
@@ -473,7 +481,7 @@ def _end_control(state: GameState, ends: Callable[[ControlEffect], bool]) -> Gam
             i -= 1
         updated = replace(obj, control_effects=tuple(effects), controller=controller)
         if controller != obj.controller:
-            updated = _out_of_combat(updated)
+            updated = replace(_out_of_combat(updated), ring_bearer=False)  # CR 701.54a
         state = state.with_object(updated)
     return state
 
@@ -1102,6 +1110,10 @@ def _(statement: t.Regenerate, state: GameState, line: LineId) -> GameState:
 def _(statement: t.Designation, state: GameState, line: LineId) -> GameState:
     name = statement.subject.name
     verb = statement.verb.value
+    if keyframe_entry(state, statement):
+        state = replace(state, keyframe_players=state.keyframe_players | {(name, verb)})
+        if state.stage is not Stage.GAP:
+            return state
     if verb == "monarch":
         return replace(state, monarch=name)
     if verb == "initiative":
@@ -1114,9 +1126,44 @@ def _(statement: t.Designation, state: GameState, line: LineId) -> GameState:
 @_apply.register
 def _(statement: t.DayNight, state: GameState, line: LineId) -> GameState:
     value = statement.verb.value
+    if keyframe_entry(state, statement):
+        state = replace(state, keyframe_players=state.keyframe_players | {DAY_NIGHT_ENTRY})
+        if state.stage is not Stage.GAP:
+            return state
+        return replace(state, day_night=value)
     if statement.cause is None:
         return replace(state, day_night=value, day_night_due=None)
     return replace(state, day_night=value)
+
+
+@_apply.register
+def _(statement: t.LegendChoice, state: GameState, line: LineId) -> GameState:
+    obj = state.obj(statement.kept.number)
+    if obj is None or obj.zone != "battlefield":
+        return state  # O227
+    state = _watch(state.with_object(replace(obj, kept_by_legend=line)), obj.number)
+    return replace(state, sba_due=True)  # the choice lasts until priority (decision 0061.4)
+
+
+@_apply.register
+def _(statement: t.RingTempts, state: GameState, line: LineId) -> GameState:
+    player = state.player(statement.subject.name)
+    if player is None:
+        return state
+    previous = state.obj(player.ring_bearer) if player.ring_bearer is not None else None
+    if previous is not None and previous.ring_bearer:
+        state = state.with_object(replace(previous, ring_bearer=False))
+    bearer = state.obj(statement.bearer.number) if statement.bearer is not None else None
+    if bearer is not None and bearer.zone == "battlefield":
+        state = state.with_object(replace(bearer, ring_bearer=True))
+    else:
+        bearer = None
+    tempted = replace(
+        player,
+        ring_tempted=player.ring_tempted + 1,
+        ring_bearer=bearer.number if bearer is not None else None,
+    )
+    return state.with_player(tempted)
 
 
 @_apply.register
@@ -1368,7 +1415,7 @@ def _(statement: t.Control, state: GameState, line: LineId) -> GameState:
         state = replace(state, control_changed=state.control_changed | {obj.number})
     updated = replace(obj, controller=controller, control_effects=effects)
     if controller != obj.controller:
-        updated = _out_of_combat(updated)  # CR 506.4
+        updated = replace(_out_of_combat(updated), ring_bearer=False)  # CR 506.4, 701.54a
     return state.with_object(updated)
 
 
@@ -1593,8 +1640,17 @@ def _settle_gap(state: GameState, line: LineId) -> GameState:
         listed = (player.name, "library") in state.keyframe_players
         size = player.library.size if listed else None
         players.append(replace(player, library=Library(size, top, bottom)))
+    listed = state.keyframe_players
+    for i, player in enumerate(players):  # designations the keyframe leaves out (0060)
+        blessed = (player.name, "citys-blessing") in listed
+        if player.citys_blessing != blessed:
+            players[i] = replace(player, citys_blessing=blessed)
+    monarch, initiative = state.monarch, state.initiative
     return replace(
         state,
+        monarch=monarch if (monarch or "", "monarch") in listed else None,
+        initiative=initiative if (initiative or "", "initiative") in listed else None,
+        day_night=state.day_night if DAY_NIGHT_ENTRY in listed else None,
         objects=objects,
         stack=stack,
         stage=stage,
@@ -1627,10 +1683,13 @@ def _(statement: t.SnapshotObject, state: GameState, line: LineId) -> GameState:
         controller=(controller or obj.owner) if zone in ("battlefield", "stack") else None,
         tapped=statement.tapped is not None,
         counters=counters,
+        damage=statement.damage.value if statement.damage and zone == "battlefield" else 0,
     )
     if obj.zone != zone:
         updated = replace(updated, entered_moment=state.moment)
     state = state.with_object(updated)
+    if updated.damage:
+        state = _watch(state, number)
     if zone == "stack" and number not in state.stack:
         state = replace(state, stack=(*state.stack, number))
     if zone == "library":

@@ -22,6 +22,8 @@ ZONES = ("library", "hand", "graveyard", "battlefield", "stack", "exile", "comma
 OWNED_ZONES = frozenset({"library", "hand", "graveyard"})
 PUBLIC_ZONES = frozenset({"graveyard", "battlefield", "stack", "exile", "command"})
 GONE = "gone"  # a token off the battlefield, a copy off the stack, a resolved ability
+# how GameState.keyframe_players records a keyframe's `day` or `night` entry (decision 0060)
+DAY_NIGHT_ENTRY = ("", "day-night")
 
 
 # Lines that come only after a player received priority, so after state-based actions were
@@ -41,6 +43,12 @@ def after_priority(state: GameState, statement: t.Statement) -> bool:
         agent = statement.cause.agent
         return not (isinstance(agent, t.ObjectRef) and agent.number == state.resolving)
     return True
+
+
+def keyframe_entry(state: GameState, statement: t.Statement) -> bool:
+    """A designation or day and night without cause inside a keyframe is one of its entries
+    (decision 0060 item 2), not an event."""
+    return state.in_keyframe is not None and statement.cause is None
 
 
 def ends_untap_step(statement: t.Statement) -> bool:
@@ -114,6 +122,10 @@ class GameObject:
     damage: int = 0
     deathtouch: LineId | None = None  # dealt damage by a source with deathtouch (0027)
     loyalty_gone: LineId | None = None
+    # the player chose it to keep under the legend rule in the state-based actions still
+    # being performed (decision 0061, CR 704.5j)
+    kept_by_legend: LineId | None = None
+    ring_bearer: bool = False  # its controller's Ring-bearer (decision 0062, CR 701.54a)
     # phased out (decision 0025, CR 702.26): under whose control, directly or with what it
     # is attached to, and whether its controller's untap step this turn must phase it in
     face_down: bool = False  # a face-down spell, permanent or exiled card (decision 0028)
@@ -178,6 +190,9 @@ class PlayerState:
     loses: tuple[str, LineId] | None = None
     lands_played: int = 0
     citys_blessing: bool = False  # for the rest of the game (decision 0026)
+    # how often the Ring tempted the player and their Ring-bearer (decision 0062, CR 701.54)
+    ring_tempted: int = 0
+    ring_bearer: int | None = None
     kept_line: LineId | None = None
 
     def counter(self, kind: str) -> int:

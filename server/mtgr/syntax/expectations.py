@@ -23,7 +23,7 @@ OBJECT_VERBS = (
 )
 PLAYER_VERBS = (
     "draw, life, counters, search, shuffle, roll, mulligan, keep, concede, lose, win, monarch, "
-    "initiative, citys-blessing, sideboard"
+    "initiative, citys-blessing, sideboard, choose, ring-bearer"
 )
 KEYWORDS = (
     "mtgr, title, rules, player, perspective, start, game, turn, phase, step, incomplete, "
@@ -130,6 +130,10 @@ DESCRIPTIONS: dict[str, str] = {
     "entered_face_down": "face-down",
     "k_face_up": "face-up",
     "entered_back": "back",
+    # decisions 0060 to 0062
+    "snapshot_damage": '"damage" and the damage marked, such as damage 2',
+    "legend_kept": "the legendary permanent #N the player keeps",
+    "ring_bearer": "the creature #N that becomes the Ring-bearer",
 }
 
 _PREVIOUS_TOKEN = re.compile(r"(\"(?:[^\"\\]|\\.)*\"|\S+)\s*$")

@@ -258,6 +258,9 @@ _PART_RULES = frozenset(
         "damage_deathtouch",
         "entered_face_down",
         "entered_back",
+        "snapshot_damage",
+        "legend_kept",
+        "ring_bearer",
     }
 )
 
@@ -726,6 +729,16 @@ def _designation(b: _Builder) -> t.Statement:
     return t.Designation(**b.player_common())
 
 
+@_form("legend_choice_phrase")
+def _legend_choice(b: _Builder) -> t.Statement:
+    return t.LegendChoice(**b.player_common(), kept=b.object_ref(b.one("legend_kept")))
+
+
+@_form("ring_phrase")
+def _ring(b: _Builder) -> t.Statement:
+    return t.RingTempts(**b.player_common(), bearer=b.optional("ring_bearer", b.object_ref))
+
+
 @_form("day_night_statement")
 def _day_night(b: _Builder) -> t.Statement:
     return t.DayNight(**b.common())
@@ -749,6 +762,7 @@ def _snapshot_object(b: _Builder) -> t.Statement:
         face_down=b.optional("entered_face_down", b.word),
         attached=b.optional("entered_attached", b.reference),
         phased_out=b.optional("snapshot_phased", b.word),
+        damage=b.optional("snapshot_damage", lambda n: b.integer(b.find(n, "number"))),
         counters=counters,
     )
 

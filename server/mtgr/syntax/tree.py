@@ -349,6 +349,7 @@ class SnapshotObject(ObjectStatement):
     face_down: Word | None = None
     attached: ObjectRef | PlayerRef | None = None
     phased_out: Word | None = None
+    damage: Number | None = None  # damage marked on it (decision 0060)
     counters: tuple[tuple[Number, Word], ...] = ()
 
 
@@ -488,6 +489,21 @@ class JudgeEvent(Statement):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Designation(PlayerStatement):
     """`"P" monarch`, `"P" initiative`, `"P" citys-blessing` (decision 0026)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LegendChoice(PlayerStatement):
+    """`"P" choose #M by sba`: P keeps #M under the legend rule (decision 0061)."""
+
+    kept: ObjectRef
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RingTempts(PlayerStatement):
+    """`"P" ring-bearer [#M] [by C]`: the Ring tempts P, who chooses #M as Ring-bearer
+    (decision 0062); without #M, P controlled no creature."""
+
+    bearer: ObjectRef | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

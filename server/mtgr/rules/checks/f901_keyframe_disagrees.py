@@ -4,12 +4,14 @@
 Outside a gap, each fact of a keyframe that differs from the rebuilt state: an object's
 zone, its controller (on the battlefield or the stack) or owner (elsewhere), on the
 battlefield its owner (`owner "Q"`, written when it is not the controller) and what it is
-attached to (`attached #M`), phased out or not (`phased-out`), face down or not
+attached to (`attached #M`), the damage marked on it (`damage K`), phased out or not
+(`phased-out`), face down or not
 (`face-down`, on the battlefield and in exile), back face up or not (`back`), its position in a library, tapped or untapped, its counters; a player's life, library size
-or counters. At `end`, each object in a hand, on the battlefield, in a graveyard, in
+or counters; who is the monarch or has the initiative or the city's blessing, and day or
+night (`"P" monarch`, `day`). At `end`, each object in a hand, on the battlefield, in a graveyard, in
 exile, on the stack or in the command zone, and each tracked library card, that the
-keyframe leaves out, and each player's life, tracked library size and counters that it
-leaves out. One finding for each fact.
+keyframe leaves out, and each player's life, tracked library size and counters, each
+designation and day or night that it leaves out. One finding for each fact.
 
 ## Why
 A keyframe is a snapshot of the whole state that the checker compares with its
@@ -47,6 +49,8 @@ end
 - Decision 0025 item 4: a keyframe entry shows a phased-out permanent with `phased-out`.
 - Decision 0028 item 3: a keyframe entry shows a face-down object with `face-down`.
 - Decision 0029 item 4: a keyframe entry shows a permanent back face up with `back`.
+- Decision 0060 items 1 and 2: a keyframe entry shows the damage marked on a permanent, and
+  a keyframe lists the designations and day or night.
 - CR 400.1: "A zone is a place where objects can be during a game."
 - CR 110.5: "A permanent's status is its physical state."
 """
@@ -54,7 +58,15 @@ end
 from mtgr.rules.context import Context
 from mtgr.rules.describe import holder_of, in_zone, library_position, where_is
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import GONE, GameObject, GameState, PlayerState, Stage
+from mtgr.rules.state import (
+    DAY_NIGHT_ENTRY,
+    GONE,
+    GameObject,
+    GameState,
+    PlayerState,
+    Stage,
+    keyframe_entry,
+)
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -70,6 +82,8 @@ RULE = define(
         "0025.4",
         "0028.3",
         "0029.4",
+        "0060.1",
+        "0060.2",
     ),
     cr=("400.1", "110.5"),
     doc=__doc__,
@@ -152,6 +166,8 @@ def check_object(ctx: Context, statement: t.Statement) -> None:
         )
     if zone == "library" and place.position is not None:
         _check_position(ctx, statement, obj)
+    if zone == "battlefield":
+        _check_damage(ctx, statement, obj)
     if zone == "battlefield" and obj.tapped != (statement.tapped is not None):
         state_word = "tapped" if obj.tapped else "untapped"
         fix = "add `tapped`" if obj.tapped else "leave out `tapped`"
@@ -209,6 +225,20 @@ def _check_attached(ctx: Context, statement: t.SnapshotObject, obj: GameObject) 
         RULE,
         f"{obj.label()} is {now} after the lines above: {fix}",
         shown.span if shown is not None else statement.place.span,
+        related=ctx.where(obj),
+    )
+
+
+def _check_damage(ctx: Context, statement: t.SnapshotObject, obj: GameObject) -> None:
+    shown = statement.damage.value if statement.damage is not None else 0
+    if shown == obj.damage:
+        return
+    fix = f"write `damage {obj.damage}`" if obj.damage else "leave out `damage`"
+    ctx.report(
+        RULE,
+        f"the keyframe marks {shown} damage on {obj.label()}, but the lines above leave "
+        f"{obj.damage} marked: {fix}",
+        statement.damage.span if statement.damage is not None else statement.place.span,
         related=ctx.where(obj),
     )
 
@@ -297,6 +327,39 @@ def check_player(ctx: Context, statement: t.Statement) -> None:
     )
 
 
+@RULE.on(t.Designation, t.DayNight)
+def check_designation(ctx: Context, statement: t.Statement) -> None:
+    """A keyframe's `"P" monarch`, `"P" initiative`, `"P" citys-blessing`, `day` or `night`
+    (decision 0060 item 2)."""
+    state = ctx.state
+    if not _comparing(state) or not keyframe_entry(state, statement):
+        return
+    verb = statement.verb.value
+    if isinstance(statement, t.DayNight):
+        if state.day_night != verb:
+            now = state.day_night or "neither day nor night"
+            ctx.report(RULE, f"the keyframe says it is {verb}, but the lines above leave it {now}")
+        return
+    assert isinstance(statement, t.PlayerStatement)
+    name = statement.subject.name
+    holder = _designations(state).get(verb)
+    if verb == "citys-blessing":
+        player = state.player(name)
+        if player is not None and not player.citys_blessing:
+            ctx.report(
+                RULE,
+                f"the keyframe gives {name} the city's blessing, but the lines above never did",
+            )
+        return
+    if holder != name:
+        now = f"{holder} has it" if holder else "nobody has it"
+        ctx.report(RULE, f"the keyframe gives {name} the {verb}, but after the lines above {now}")
+
+
+def _designations(state: GameState) -> dict[str, str | None]:
+    return {"monarch": state.monarch, "initiative": state.initiative}
+
+
 @RULE.on(t.Marker)
 def check_end(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
@@ -313,6 +376,27 @@ def check_end(ctx: Context, statement: t.Statement) -> None:
             related=ctx.where(obj),
         )
     listed = state.keyframe_players
+    for verb, holder in _designations(state).items():
+        if holder is not None and (holder, verb) not in listed:
+            ctx.report(
+                RULE,
+                f'the keyframe leaves out that {holder} has the {verb}: add `"{holder}" {verb}`',
+                statement.verb.span,
+            )
+    if state.day_night is not None and DAY_NIGHT_ENTRY not in listed:
+        ctx.report(
+            RULE,
+            f"the keyframe leaves out that it is {state.day_night}: add `{state.day_night}`",
+            statement.verb.span,
+        )
+    for player in state.players:
+        if player.citys_blessing and (player.name, "citys-blessing") not in listed:
+            ctx.report(
+                RULE,
+                f"the keyframe leaves out {player.name}'s city's blessing: add "
+                f'`"{player.name}" citys-blessing`',
+                statement.verb.span,
+            )
     for player in state.players:
         if state.declared and player.name not in state.declared:
             continue  # N102 reports the name
