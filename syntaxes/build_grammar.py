@@ -212,6 +212,8 @@ PLAYER_VERBS = [
     "initiative",
     "citys-blessing",
     "sideboard",
+    "choose",  # the legend rule's choice (decision 0061)
+    "ring-bearer",  # the Ring tempts a player (decision 0062)
 ]
 STRUCTURE = [
     "mtgr",
@@ -275,6 +277,7 @@ KEYWORDS = [
     "backup",
     "allow",
     "owner",
+    "damage",  # the damage marked, in a keyframe entry (decision 0060)
 ]
 CONSTANTS = ["sba", "all"]  # constant.language.<word>
 
@@ -482,6 +485,8 @@ def build(peg_text: str) -> Json:
             ),
             match(START, keyword("life"), WS, number(), END),
             match(START, keyword("tax"), WS, number(), END),  # a commander's tax (0031)
+            # a keyframe entry's `damage K` (decision 0060), not a damage event's `damage K ->`
+            match(START, keyword("damage"), WS, number(), END, f"(?!{WS}->)"),
             match(START, verb(OBJECT_VERBS), END),
             *(
                 match(START, keyword(w), END)

@@ -186,6 +186,11 @@ SNIPPETS = [
     "#13 transform by #13\n",
     "#15 play back tapped\n",
     "#9 cast back\n",
+    # decisions 0060 to 0062: keyframe damage and designations, the legend rule, the Ring
+    'keyframe\n#13 battlefield "Alice" damage 2\n"Alice" monarch\nday\nend\n',
+    '"Alice" choose #13 by sba\n',
+    '#45 new emblem "The Ring" command "Alice" by #9\n"Alice" ring-bearer #13 by #9\n',
+    '"Bob" ring-bearer by #9\n',
 ]
 
 

@@ -209,6 +209,16 @@ const TABLE = [
   ['#1 move hand -> graveyard sba', 'sba', INVALID],
   ['#1 new flavor', 'flavor', INVALID],
   ['#1 move hand -> graveyard dash', 'dash', INVALID], // cast modes only after cast
+  // decisions 0060 to 0062: a keyframe's damage, the legend rule's choice, the Ring
+  ['#41 battlefield "Alice" tapped damage 2', 'damage', 'keyword.other.damage.mtgr'],
+  ['#41 battlefield "Alice" tapped damage 2', '2', 'constant.numeric.integer.mtgr'],
+  ['#20 damage 2 -> #41', 'damage', VERB],
+  ['"Alice" choose #8 by sba', 'choose', VERB],
+  ['"Alice" choose #8 by sba', '#8', 'variable.other.object.mtgr'],
+  ['"Alice" choose #8 by sba', 'sba', 'constant.language.sba.mtgr'],
+  ['"Alice" ring-bearer #30 by #29', 'ring-bearer', VERB],
+  ['"Alice" ring-bearer #30 by #29', '#30', 'variable.other.object.mtgr'],
+  ['"Alice" monarch', 'monarch', VERB],
 ];
 
 function findSpan(line, text, occurrence) {

@@ -289,6 +289,25 @@ async def test_designations_emblems_and_day_night_are_offered(client: LanguageCl
     assert {"day", "night"} <= set(labels(await complete_at(client, AFTER_CAST, "")))
 
 
+async def test_legend_choice_ring_bearer_and_keyframe_entries_are_offered(
+    client: LanguageClient,
+) -> None:
+    """Decisions 0060 to 0062: `choose` and `ring-bearer` offer the player's own permanents;
+    a keyframe offers designations and, after a permanent's zone, `damage`."""
+    player = labels(await complete_at(client, AFTER_CAST, '"Alice" '))
+    assert {"choose", "ring-bearer"} <= set(player)
+    assert labels(await complete_at(client, AFTER_CAST, '"Alice" choose ')) == ["#9"]
+    assert labels(await complete_at(client, AFTER_CAST, '"Bob" choose ')) == []
+    assert labels(await complete_at(client, AFTER_CAST, '"Alice" ring-bearer ')) == ["#9", "by"]
+    in_keyframe = ("keyframe",)
+    entries = labels(await complete_at(client, AFTER_CAST, '"Alice" ', before=in_keyframe))
+    assert {"life", "monarch", "initiative", "citys-blessing"} <= set(entries)
+    parts = labels(
+        await complete_at(client, AFTER_CAST, '#9 battlefield "Alice" ', before=in_keyframe)
+    )
+    assert "damage" in parts and "phased-out" in parts
+
+
 async def test_damage_offers_deathtouch_and_permanents_regenerate(client: LanguageClient) -> None:
     """Decision 0027: `deathtouch` after what is damaged; `regenerate` for a permanent."""
     damaged = labels(await complete_at(client, AFTER_CAST, "#9 damage 1 -> #9 "))

@@ -39,6 +39,9 @@ phase main
 #11 move hand -> battlefield face-down by #10
 #10 transform by #10
 #15 trigger of monarch
+#16 new emblem "The Ring" command "Alice" by #10
+"Alice" ring-bearer #9 by #10
+"Alice" choose #9 by sba
 game drawn
 game 2
 "Alice" sideboard in 2 "Duress"
@@ -305,6 +308,19 @@ async def test_designation_shows_on_the_player(client: LanguageClient) -> None:
     line = LINES.index('"Alice" monarch by #10')
     assert "the monarch" in await hover(client, line, '"Alice"', 1)
     assert "0026" in await hover(client, line, "monarch", 1)
+
+
+async def test_ring_and_legend_choice_show_on_the_player_and_permanent(
+    client: LanguageClient,
+) -> None:
+    """Decisions 0061 and 0062: the Ring's temptations, the Ring-bearer, the kept legend."""
+    ring = LINES.index('"Alice" ring-bearer #9 by #10')
+    assert "tempted by the Ring once, Ring-bearer #9" in await hover(client, ring, '"Alice"', 1)
+    assert "Ring-bearer" in await hover(client, ring, "#9", 1)
+    assert "0062" in await hover(client, ring, "ring-bearer", 1)
+    kept = LINES.index('"Alice" choose #9 by sba')
+    assert "legend rule" in await hover(client, kept, "#9", 1)
+    assert "0061" in await hover(client, kept, "choose", 1)
 
 
 async def test_face_down_shows_on_the_permanent(client: LanguageClient) -> None:

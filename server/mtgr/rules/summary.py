@@ -26,6 +26,8 @@ def object_line(obj: GameObject, state: GameState | None = None) -> str:
         parts.append("face down")
     if obj.back_face:
         parts.append("back face up")
+    if obj.ring_bearer:
+        parts.append("Ring-bearer")
     if obj.controller and obj.owner and obj.controller != obj.owner:
         parts.append(f"owned by {obj.owner}, controlled by {obj.controller}")
     parts.extend(
@@ -71,6 +73,8 @@ def player_line(state: GameState, player: PlayerState) -> str:
         )
         if has
     ]
+    if player.ring_tempted:
+        designations.append(ring_words(state, player))
     if designations:
         counters += ", " + ", ".join(designations)
     attached = state.attachments_of(player.name) if state.attached else []
@@ -150,3 +154,13 @@ def _library_positions(player: PlayerState) -> list[str]:
 
 def is_present(obj: GameObject) -> bool:
     return obj.zone != GONE
+
+
+def ring_words(state: GameState, player: PlayerState) -> str:
+    """How often the Ring tempted the player, and their Ring-bearer while it is one: until it
+    leaves the battlefield or another player gains control of it (decision 0062 item 5)."""
+    times = "once" if player.ring_tempted == 1 else f"{player.ring_tempted} times"
+    number = player.ring_bearer
+    bearer = state.obj(number) if number is not None else None
+    still = bearer is not None and bearer.ring_bearer and bearer.controller == player.name
+    return f"tempted by the Ring {times}" + (f", Ring-bearer #{number}" if still else "")

@@ -69,6 +69,20 @@ PLAYER_VERBS = (
     "initiative",
     "citys-blessing",
     "sideboard",
+    "choose",
+    "ring-bearer",
+)
+DESIGNATIONS = ("monarch", "initiative", "citys-blessing")
+# what a keyframe entry of a permanent may say after its zone and player (0060 item 1)
+SNAPSHOT_PARTS = (
+    "owner",
+    "back",
+    "tapped",
+    "face-down",
+    "attached",
+    "phased-out",
+    "damage",
+    "counters",
 )
 KINDS = ("discard", "sacrifice", "destroy", "mill")
 NEW_WHAT = ("card", "hidden", "token", "copy", "commander", "emblem")
@@ -355,7 +369,7 @@ def _after_player(
 ) -> None:
     if not rest:
         if state.in_keyframe is not None:
-            out.keywords(("life", "library", "counters"), "keyframe entry")
+            out.keywords(("life", "library", "counters", *DESIGNATIONS), "keyframe entry")
         else:
             out.keywords(PLAYER_VERBS, "player action")
         return
@@ -380,6 +394,13 @@ def _after_player(
         out.keywords(["library"])
     elif verb == "sideboard":
         _after_sideboard(out, document, rest[1:], quoting)
+    elif verb in ("choose", "ring-bearer") and len(rest) == 1:  # decisions 0061, 0062
+        mine = [o for o in _permanents(state) if o.controller == name]
+        if verb == "choose":
+            out.objects(state, mine, "the legendary permanent kept (legend rule)")
+        else:
+            out.objects(state, mine, "the Ring-bearer")
+            out.keywords(["by"])
     elif quoting:
         out.players(state.player_names())
     elif verb in ("draw", "life", "counters", "win", "lose"):
@@ -490,6 +511,8 @@ def _after_object(
             out.objects(state, _permanents(state))
         else:
             out.keywords(["on", "until"])
+    elif state.in_keyframe is not None and verb in ZONES and verb != "library":
+        out.keywords(SNAPSHOT_PARTS, "keyframe entry")
     elif verb == "turn" and len(rest) == 1:  # decision 0028
         out.keywords(["face-up"], "a face-down permanent is turned face up")
     elif verb == "phase" and len(rest) == 1:  # decision 0025

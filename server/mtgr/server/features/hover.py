@@ -20,7 +20,7 @@ from lsprotocol import types
 
 from mtgr.rules.registry import rule
 from mtgr.rules.state import GONE, OWNED_ZONES, GameObject, GameState
-from mtgr.rules.summary import attachment_words, render_state, turn_line
+from mtgr.rules.summary import attachment_words, render_state, ring_words, turn_line
 from mtgr.server.features.cards import card_markdown
 from mtgr.syntax import tree as t
 
@@ -171,6 +171,10 @@ def object_hover(document: OpenDocument, line: int, number: int) -> str:
         rows.append("- face down: only its controller may look at it (CR 708.5)")
     if obj.back_face:
         rows.append("- back face up (CR 712.8e, 712.8f)")
+    if obj.ring_bearer:
+        rows.append(f"- {obj.controller}'s Ring-bearer (CR 701.54a)")
+    if obj.kept_by_legend is not None:
+        rows.append("- kept under the legend rule (CR 704.5j)")
     if obj.phased_out:
         how = " with what it is attached to" if obj.phased_indirectly else ""
         rows.append(f"- phased out{how}, under {obj.phased_under}'s control (CR 702.26b)")
@@ -218,6 +222,8 @@ def player_hover(document: OpenDocument, line: int, name: str) -> str:
         rows.append("- has the initiative (CR 726)")
     if player.citys_blessing:
         rows.append("- has the city's blessing (CR 702.131c)")
+    if player.ring_tempted:
+        rows.append(f"- {ring_words(state, player)} (CR 701.54)")
     attached = state.attachments_of(name) if state.attached else []
     if attached:
         rows.append("- attached: " + ", ".join(o.label() for o in attached))
@@ -258,6 +264,10 @@ def form_keys(statement: t.Statement | None, token: t.Token, word: str) -> list[
             return ["designation_phrase", word]
         if isinstance(statement, t.DayNight):
             return ["day_night_statement", word]
+        if isinstance(statement, t.LegendChoice):
+            return ["legend_choice_phrase"]
+        if isinstance(statement, t.RingTempts):
+            return ["ring_phrase"]
         if isinstance(statement, t.AbilityOf) and statement.designation is not None:
             return ["designation_trigger_phrase"]
         if isinstance(statement, t.PlayerCounters):
