@@ -194,6 +194,7 @@ OBJECT_VERBS = [
     "regenerate",
     "transform",
     "convert",
+    "complete",  # a dungeon completed (decision 0063)
 ]
 PLAYER_VERBS = [
     "draw",
@@ -214,6 +215,7 @@ PLAYER_VERBS = [
     "sideboard",
     "choose",  # the legend rule's choice (decision 0061)
     "ring-bearer",  # the Ring tempts a player (decision 0062)
+    "venture",  # venturing into the dungeon (decision 0063)
 ]
 STRUCTURE = [
     "mtgr",
@@ -586,6 +588,8 @@ def build(peg_text: str) -> Json:
                 f"{END})?",
             ),
             {"include": "#deck"},
+            # `venture "Room"` (decision 0063): the room's name
+            match(START, verb(["venture"]), WS, text(), END),
             match(START, verb(PLAYER_VERBS), END),
             {"include": "#cause"},
             {"include": "#replacement"},

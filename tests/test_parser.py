@@ -43,6 +43,8 @@ FORMS: dict[str, tuple[str, type]] = {
     "day_night_statement": ("night", t.DayNight),
     "legend_choice_phrase": ('"Alice" choose #8 by sba', t.LegendChoice),
     "ring_phrase": ('"Alice" ring-bearer #30 by #29', t.RingTempts),
+    "venture_phrase": ('"Alice" venture "Secret Entrance" by #40', t.Venture),
+    "complete_phrase": ("#41 complete by sba", t.Complete),
     "snapshot_object_phrase": (
         '#41 battlefield "Alice" tapped attached #7 phased-out damage 2 counters 3 loyalty',
         t.SnapshotObject,
@@ -385,8 +387,8 @@ def test_replacement_on_every_event_and_searches_of_any_zone() -> None:
     assert isinstance(shuffle, t.LibraryAction) and shuffle.zone is None
 
 
-def test_keyframe_damage_legend_choice_and_ring_carry_their_parts() -> None:
-    """Decisions 0060 to 0062: the damage marked, the permanent kept, the Ring-bearer."""
+def test_the_forms_of_decisions_0060_to_0063_carry_their_parts() -> None:
+    """Decisions 0060 to 0063: the damage marked, the permanent kept, the Ring-bearer, the room."""
     entry = parse_line('#41 battlefield "Alice" damage 2').statement
     assert isinstance(entry, t.SnapshotObject)
     assert entry.damage == t.Number(2, t.Span(31, 32))
@@ -399,3 +401,8 @@ def test_keyframe_damage_legend_choice_and_ring_carry_their_parts() -> None:
     assert [r.span.start for r in ring.references] == [0, 23]
     unkept = parse_line('"Alice" choose #8')
     assert unkept.error is not None and unkept.error.span == t.Span(17, 17)
+    venture = parse_line('"Alice" venture "Trapped Entry" by #40').statement
+    assert isinstance(venture, t.Venture)
+    assert venture.room == t.Text("Trapped Entry", t.Span(16, 31))
+    roomless = parse_line('"Alice" venture by #40')
+    assert roomless.error is not None and roomless.error.span == t.Span(16, 18)

@@ -219,6 +219,9 @@ const TABLE = [
   ['"Alice" ring-bearer #30 by #29', 'ring-bearer', VERB],
   ['"Alice" ring-bearer #30 by #29', '#30', 'variable.other.object.mtgr'],
   ['"Alice" monarch', 'monarch', VERB],
+  ['"Alice" venture "Secret Entrance" by #40', 'venture', VERB],
+  ['"Alice" venture "Secret Entrance" by #40', '"Secret Entrance"', TEXT],
+  ['#41 complete by sba', 'complete', VERB],
 ];
 
 function findSpan(line, text, occurrence) {

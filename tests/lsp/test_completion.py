@@ -194,7 +194,8 @@ async def test_keyframe_entries_offer_zones_and_player_values(client: LanguageCl
     zones = labels(await complete_at(client, len(LINES), "#9 ", before=("keyframe",)))
     assert "battlefield" in zones and "tap" not in zones
     values = labels(await complete_at(client, len(LINES), '"Bob" ', before=("keyframe",)))
-    assert values == ["life", "library", "counters"]
+    designations = ["monarch", "initiative", "citys-blessing", "venture"]  # 0060, 0063
+    assert values == ["life", "library", "counters", *designations]
 
 
 async def test_after_a_game_ends_the_next_game_and_the_match_are_offered(
@@ -306,6 +307,7 @@ async def test_legend_choice_ring_bearer_and_keyframe_entries_are_offered(
         await complete_at(client, AFTER_CAST, '#9 battlefield "Alice" ', before=in_keyframe)
     )
     assert "damage" in parts and "phased-out" in parts
+    assert "venture" in player and "venture" in entries
 
 
 async def test_damage_offers_deathtouch_and_permanents_regenerate(client: LanguageClient) -> None:

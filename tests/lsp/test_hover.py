@@ -42,6 +42,8 @@ phase main
 #16 new emblem "The Ring" command "Alice" by #10
 "Alice" ring-bearer #9 by #10
 "Alice" choose #9 by sba
+#17 new card "Undercity" command "Alice" by #10
+"Alice" venture "Secret Entrance" by #10
 game drawn
 game 2
 "Alice" sideboard in 2 "Duress"
@@ -313,7 +315,7 @@ async def test_designation_shows_on_the_player(client: LanguageClient) -> None:
 async def test_ring_and_legend_choice_show_on_the_player_and_permanent(
     client: LanguageClient,
 ) -> None:
-    """Decisions 0061 and 0062: the Ring's temptations, the Ring-bearer, the kept legend."""
+    """Decisions 0061 to 0063: the Ring's temptations, the Ring-bearer, the kept legend, the room."""
     ring = LINES.index('"Alice" ring-bearer #9 by #10')
     assert "tempted by the Ring once, Ring-bearer #9" in await hover(client, ring, '"Alice"', 1)
     assert "Ring-bearer" in await hover(client, ring, "#9", 1)
@@ -321,6 +323,9 @@ async def test_ring_and_legend_choice_show_on_the_player_and_permanent(
     kept = LINES.index('"Alice" choose #9 by sba')
     assert "legend rule" in await hover(client, kept, "#9", 1)
     assert "0061" in await hover(client, kept, "choose", 1)
+    venture = LINES.index('"Alice" venture "Secret Entrance" by #10')
+    assert 'venture marker in "Secret Entrance"' in await hover(client, venture, '"Alice"', 1)
+    assert "0063" in await hover(client, venture, "venture", 1)
 
 
 async def test_face_down_shows_on_the_permanent(client: LanguageClient) -> None:

@@ -1167,6 +1167,33 @@ def _(statement: t.RingTempts, state: GameState, line: LineId) -> GameState:
 
 
 @_apply.register
+def _(statement: t.Venture, state: GameState, line: LineId) -> GameState:
+    name = statement.subject.name
+    if keyframe_entry(state, statement):
+        state = replace(state, keyframe_players=state.keyframe_players | {(name, "venture")})
+        if state.stage is not Stage.GAP:
+            return state
+    player = state.player(name)
+    if player is None:
+        return state
+    return state.with_player(replace(player, venture_room=statement.room.value))
+
+
+@_apply.register
+def _(statement: t.Complete, state: GameState, line: LineId) -> GameState:
+    obj = state.obj(statement.subject.number)
+    if obj is None or state.dungeon_of(obj.owner or "") is not obj:
+        return state  # O230: not a dungeon
+    gone_by = "removed from the game as its dungeon was completed"
+    state = state.with_object(replace(obj, zone=GONE, last_moved=line, gone_by=gone_by))
+    player = state.player(obj.owner or "")
+    if player is None:
+        return state
+    completed = replace(player, venture_room=None, dungeons_completed=player.dungeons_completed + 1)
+    return state.with_player(completed)
+
+
+@_apply.register
 def _(statement: t.Target, state: GameState, line: LineId) -> GameState:
     obj = state.obj(statement.subject.number)
     if obj is None:
@@ -1644,7 +1671,9 @@ def _settle_gap(state: GameState, line: LineId) -> GameState:
     for i, player in enumerate(players):  # designations the keyframe leaves out (0060)
         blessed = (player.name, "citys-blessing") in listed
         if player.citys_blessing != blessed:
-            players[i] = replace(player, citys_blessing=blessed)
+            players[i] = player = replace(player, citys_blessing=blessed)
+        if player.venture_room is not None and (player.name, "venture") not in listed:
+            players[i] = replace(player, venture_room=None)  # decision 0063 item 4
     monarch, initiative = state.monarch, state.initiative
     return replace(
         state,

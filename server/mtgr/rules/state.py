@@ -193,6 +193,10 @@ class PlayerState:
     # how often the Ring tempted the player and their Ring-bearer (decision 0062, CR 701.54)
     ring_tempted: int = 0
     ring_bearer: int | None = None
+    # the room of their dungeon their venture marker is in, and the dungeons they completed
+    # (decision 0063, CR 309.4, 309.7)
+    venture_room: str | None = None
+    dungeons_completed: int = 0
     kept_line: LineId | None = None
 
     def counter(self, kind: str) -> int:
@@ -472,6 +476,19 @@ class GameState:
         """The permanents phased out, by number."""
         found = (self.objects.get(n) for n in sorted(self.phased))
         return [o for o in found if o is not None and o.phased_out]
+
+    def dungeon_of(self, player: str) -> GameObject | None:
+        """The dungeon a player owns in the command zone (CR 309.3): a card there that is not
+        a commander (decision 0063 item 1)."""
+        for obj in self.objects.values():
+            if (
+                obj.zone == "command"
+                and obj.owner == player
+                and obj.kind is ObjectKind.CARD
+                and obj.number not in self.commanders
+            ):
+                return obj
+        return None
 
     def attachments_of(self, host: int | str) -> list[GameObject]:
         """What is attached to a permanent or player, by number."""

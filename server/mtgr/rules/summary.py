@@ -75,6 +75,7 @@ def player_line(state: GameState, player: PlayerState) -> str:
     ]
     if player.ring_tempted:
         designations.append(ring_words(state, player))
+    designations.extend(dungeon_words(player))
     if designations:
         counters += ", " + ", ".join(designations)
     attached = state.attachments_of(player.name) if state.attached else []
@@ -154,6 +155,17 @@ def _library_positions(player: PlayerState) -> list[str]:
 
 def is_present(obj: GameObject) -> bool:
     return obj.zone != GONE
+
+
+def dungeon_words(player: PlayerState) -> list[str]:
+    """Where the player's venture marker is and the dungeons they completed (decision 0063)."""
+    words = []
+    if player.venture_room is not None:
+        words.append(f'venture marker in "{player.venture_room}"')
+    if player.dungeons_completed:
+        count = player.dungeons_completed
+        words.append(f"{count} dungeon{'s' if count != 1 else ''} completed")
+    return words
 
 
 def ring_words(state: GameState, player: PlayerState) -> str:

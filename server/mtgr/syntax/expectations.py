@@ -19,11 +19,11 @@ ZONES = "library, hand, graveyard, battlefield, stack, exile, command"
 OBJECT_VERBS = (
     "new, move, identify, reveal, cast, play, activate, trigger, target, choose, pay, resolve, "
     "fizzle, countered, tap, untap, attack, block, damage, counters, effect, control, attach, "
-    "unattach, phase, regenerate, turn, transform, convert"
+    "unattach, phase, regenerate, turn, transform, convert, complete"
 )
 PLAYER_VERBS = (
     "draw, life, counters, search, shuffle, roll, mulligan, keep, concede, lose, win, monarch, "
-    "initiative, citys-blessing, sideboard, choose, ring-bearer"
+    "initiative, citys-blessing, sideboard, choose, ring-bearer, venture"
 )
 KEYWORDS = (
     "mtgr, title, rules, player, perspective, start, game, turn, phase, step, incomplete, "
@@ -134,6 +134,7 @@ DESCRIPTIONS: dict[str, str] = {
     "snapshot_damage": '"damage" and the damage marked, such as damage 2',
     "legend_kept": "the legendary permanent #N the player keeps",
     "ring_bearer": "the creature #N that becomes the Ring-bearer",
+    "room": 'the room\'s name in double quotes such as "Secret Entrance"',
 }
 
 _PREVIOUS_TOKEN = re.compile(r"(\"(?:[^\"\\]|\\.)*\"|\S+)\s*$")

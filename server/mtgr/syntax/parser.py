@@ -261,6 +261,7 @@ _PART_RULES = frozenset(
         "snapshot_damage",
         "legend_kept",
         "ring_bearer",
+        "room",
     }
 )
 
@@ -737,6 +738,16 @@ def _legend_choice(b: _Builder) -> t.Statement:
 @_form("ring_phrase")
 def _ring(b: _Builder) -> t.Statement:
     return t.RingTempts(**b.player_common(), bearer=b.optional("ring_bearer", b.object_ref))
+
+
+@_form("venture_phrase")
+def _venture(b: _Builder) -> t.Statement:
+    return t.Venture(**b.player_common(), room=b.text(b.one("room")))
+
+
+@_form("complete_phrase")
+def _complete(b: _Builder) -> t.Statement:
+    return t.Complete(**b.object_common())
 
 
 @_form("day_night_statement")

@@ -507,6 +507,19 @@ class RingTempts(PlayerStatement):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Venture(PlayerStatement):
+    """`"P" venture "Room" [by C]`: P moves their venture marker into that room of their
+    dungeon (decision 0063); without a cause, inside a keyframe, where the marker is."""
+
+    room: Text
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Complete(ObjectStatement):
+    """`#N complete [by C]`: dungeon #N is removed from the game, completed (0063)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DayNight(Statement):
     """`day` or `night`: it becomes day or night (decision 0026)."""
 

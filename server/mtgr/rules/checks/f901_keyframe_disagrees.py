@@ -8,7 +8,8 @@ attached to (`attached #M`), the damage marked on it (`damage K`), phased out or
 (`phased-out`), face down or not
 (`face-down`, on the battlefield and in exile), back face up or not (`back`), its position in a library, tapped or untapped, its counters; a player's life, library size
 or counters; who is the monarch or has the initiative or the city's blessing, and day or
-night (`"P" monarch`, `day`). At `end`, each object in a hand, on the battlefield, in a graveyard, in
+night (`"P" monarch`, `day`), the room of a player's venture marker (`"P" venture
+"Room"`). At `end`, each object in a hand, on the battlefield, in a graveyard, in
 exile, on the stack or in the command zone, and each tracked library card, that the
 keyframe leaves out, and each player's life, tracked library size and counters, each
 designation and day or night that it leaves out. One finding for each fact.
@@ -51,6 +52,7 @@ end
 - Decision 0029 item 4: a keyframe entry shows a permanent back face up with `back`.
 - Decision 0060 items 1 and 2: a keyframe entry shows the damage marked on a permanent, and
   a keyframe lists the designations and day or night.
+- Decision 0063 item 4: a keyframe lists the room of each venture marker.
 - CR 400.1: "A zone is a place where objects can be during a game."
 - CR 110.5: "A permanent's status is its physical state."
 """
@@ -84,6 +86,7 @@ RULE = define(
         "0029.4",
         "0060.1",
         "0060.2",
+        "0063.4",
     ),
     cr=("400.1", "110.5"),
     doc=__doc__,
@@ -327,14 +330,26 @@ def check_player(ctx: Context, statement: t.Statement) -> None:
     )
 
 
-@RULE.on(t.Designation, t.DayNight)
+@RULE.on(t.Designation, t.DayNight, t.Venture)
 def check_designation(ctx: Context, statement: t.Statement) -> None:
     """A keyframe's `"P" monarch`, `"P" initiative`, `"P" citys-blessing`, `day` or `night`
-    (decision 0060 item 2)."""
+    (decision 0060 item 2), `"P" venture "Room"` (decision 0063 item 4)."""
     state = ctx.state
     if not _comparing(state) or not keyframe_entry(state, statement):
         return
     verb = statement.verb.value
+    if isinstance(statement, t.Venture):
+        player = state.player(statement.subject.name)
+        room = player.venture_room if player is not None else None
+        if player is not None and room != statement.room.value:
+            now = f'in "{room}"' if room else "in no dungeon"
+            ctx.report(
+                RULE,
+                f'the keyframe puts {player.name}\'s venture marker in "{statement.room.value}", '
+                f"but the lines above leave it {now}",
+                statement.room.span,
+            )
+        return
     if isinstance(statement, t.DayNight):
         if state.day_night != verb:
             now = state.day_night or "neither day nor night"
@@ -390,6 +405,13 @@ def check_end(ctx: Context, statement: t.Statement) -> None:
             statement.verb.span,
         )
     for player in state.players:
+        if player.venture_room and (player.name, "venture") not in listed:
+            ctx.report(
+                RULE,
+                f"the keyframe leaves out where {player.name}'s venture marker is: add "
+                f'`"{player.name}" venture "{player.venture_room}"`',
+                statement.verb.span,
+            )
         if player.citys_blessing and (player.name, "citys-blessing") not in listed:
             ctx.report(
                 RULE,

@@ -5,8 +5,8 @@
 - `keyframe` inside an open keyframe;
 - a keyframe entry (`#N ZONE ...`, `"P" life K`, `"P" library K`, `"P" counters K KIND`)
   outside a keyframe;
-- any other statement inside a keyframe (a designation, `day` or `night` without cause is
-  an entry there);
+- any other statement inside a keyframe (a designation, `day` or `night`, or a venture
+  without cause is an entry there);
 - a keyframe still open at the end of the file.
 
 ## Why
@@ -36,6 +36,7 @@ end
 - Decision 0015 item 4: `keyframe` begins a snapshot and `end` ends it; its entries may stand only
   inside it.
 - Decision 0060 item 2: a designation, `day` or `night` without cause is a keyframe entry.
+- Decision 0063 item 4: a venture without cause is a keyframe entry.
 """
 
 from mtgr.rules.context import Context, Related
@@ -46,12 +47,12 @@ RULE = define(
     "F902",
     "Keyframe structure",
     severity=Severity.ERROR,
-    decisions=("0015.4", "0019.8", "0060.2"),
+    decisions=("0015.4", "0019.8", "0060.2", "0063.4"),
     doc=__doc__,
 )
 
 _ENTRIES = (t.SnapshotObject, t.SnapshotPlayer)
-_DESIGNATIONS = (t.Designation, t.DayNight)
+_DESIGNATIONS = (t.Designation, t.DayNight, t.Venture)
 
 
 @RULE.on(t.Statement)
@@ -82,7 +83,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
         return
     if opened is not None:
         if isinstance(statement, _DESIGNATIONS) and statement.cause is None:
-            return  # `"P" monarch`, `day`: an entry inside a keyframe (decision 0060 item 2)
+            return  # `"P" monarch`, `day`, `"P" venture "Room"`: entries (0060.2, 0063.4)
         ctx.report(
             RULE,
             'only entries stand inside a keyframe (`#N ZONE ...`, `"P" life K`, '

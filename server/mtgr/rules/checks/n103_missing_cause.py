@@ -82,6 +82,8 @@ EVENTS = (
     t.Attach,
     t.Phasing,
     t.RingTempts,
+    t.Venture,
+    t.Complete,
 )
 
 

@@ -50,7 +50,7 @@ VERBS_BY_ZONE: dict[str, tuple[str, ...]] = {
     "graveyard": ("move", "cast", "play", "identify", "reveal", "effect"),
     "exile": ("move", "cast", "play", "identify", "reveal", "effect"),
     "library": ("move", "identify", "reveal", "cast", "play"),
-    "command": ("move", "cast", "effect"),
+    "command": ("move", "cast", "effect", "complete"),
 }
 NEW_OBJECT_VERBS = ("new", "activate", "trigger")
 PLAYER_VERBS = (
@@ -71,6 +71,7 @@ PLAYER_VERBS = (
     "sideboard",
     "choose",
     "ring-bearer",
+    "venture",
 )
 DESIGNATIONS = ("monarch", "initiative", "citys-blessing")
 # what a keyframe entry of a permanent may say after its zone and player (0060 item 1)
@@ -369,7 +370,9 @@ def _after_player(
 ) -> None:
     if not rest:
         if state.in_keyframe is not None:
-            out.keywords(("life", "library", "counters", *DESIGNATIONS), "keyframe entry")
+            out.keywords(
+                ("life", "library", "counters", *DESIGNATIONS, "venture"), "keyframe entry"
+            )
         else:
             out.keywords(PLAYER_VERBS, "player action")
         return

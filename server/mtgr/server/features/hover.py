@@ -20,7 +20,13 @@ from lsprotocol import types
 
 from mtgr.rules.registry import rule
 from mtgr.rules.state import GONE, OWNED_ZONES, GameObject, GameState
-from mtgr.rules.summary import attachment_words, render_state, ring_words, turn_line
+from mtgr.rules.summary import (
+    attachment_words,
+    dungeon_words,
+    render_state,
+    ring_words,
+    turn_line,
+)
 from mtgr.server.features.cards import card_markdown
 from mtgr.syntax import tree as t
 
@@ -224,6 +230,7 @@ def player_hover(document: OpenDocument, line: int, name: str) -> str:
         rows.append("- has the city's blessing (CR 702.131c)")
     if player.ring_tempted:
         rows.append(f"- {ring_words(state, player)} (CR 701.54)")
+    rows.extend(f"- {words} (CR 309)" for words in dungeon_words(player))
     attached = state.attachments_of(name) if state.attached else []
     if attached:
         rows.append("- attached: " + ", ".join(o.label() for o in attached))
@@ -268,6 +275,10 @@ def form_keys(statement: t.Statement | None, token: t.Token, word: str) -> list[
             return ["legend_choice_phrase"]
         if isinstance(statement, t.RingTempts):
             return ["ring_phrase"]
+        if isinstance(statement, t.Venture):
+            return ["venture_phrase"]
+        if isinstance(statement, t.Complete):
+            return ["complete_phrase"]
         if isinstance(statement, t.AbilityOf) and statement.designation is not None:
             return ["designation_trigger_phrase"]
         if isinstance(statement, t.PlayerCounters):
