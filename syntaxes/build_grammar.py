@@ -195,6 +195,7 @@ OBJECT_VERBS = [
     "transform",
     "convert",
     "complete",  # a dungeon completed (decision 0063)
+    "flip",  # a flip card flips (decision 0064)
 ]
 PLAYER_VERBS = [
     "draw",
@@ -256,6 +257,7 @@ MODIFIERS = [
     "face-down",
     "face-up",
     "back",
+    "flipped",  # a keyframe entry's flipped permanent (decision 0064)
 ]  # storage.modifier.<word>
 KEYWORDS = [
     "of",
@@ -280,6 +282,7 @@ KEYWORDS = [
     "allow",
     "owner",
     "damage",  # the damage marked, in a keyframe entry (decision 0060)
+    "half",  # the half of a split card cast (decision 0064)
 ]
 CONSTANTS = ["sba", "all"]  # constant.language.<word>
 
@@ -492,7 +495,7 @@ def build(peg_text: str) -> Json:
             match(START, verb(OBJECT_VERBS), END),
             *(
                 match(START, keyword(w), END)
-                for w in ("of", "as", "from", "on", "until", "life", "tax", "owner")
+                for w in ("of", "as", "from", "on", "until", "life", "tax", "owner", "half")
             ),
             *(match(START, tok(f"storage.modifier.{w}{S}", w), END) for w in MODIFIERS),
             {"include": "#cause"},
@@ -530,6 +533,7 @@ def build(peg_text: str) -> Json:
                 word(f"storage.modifier.cast-mode{S}", peg_words(tokens, "cast_mode")),
                 END,
             ),
+            match(START, keyword("half"), WS, card(), END),  # decision 0064
             "object-phrase",
         ],
     )

@@ -194,6 +194,10 @@ SNIPPETS = [
     '#46 new card "Undercity" command "Alice" by #9\n"Alice" venture "Secret Entrance" by #9\n',
     "#46 complete by sba\n",
     'keyframe\n"Alice" venture "Forge"\nend\n',
+    '#9 cast half "Ice"\n',
+    "#9 cast adventure\n#9 resolve -> exile\n",
+    "#13 flip by #13\n",
+    'keyframe\n#13 battlefield "Alice" flipped\nend\n',
 ]
 
 

@@ -45,6 +45,7 @@ FORMS: dict[str, tuple[str, type]] = {
     "ring_phrase": ('"Alice" ring-bearer #30 by #29', t.RingTempts),
     "venture_phrase": ('"Alice" venture "Secret Entrance" by #40', t.Venture),
     "complete_phrase": ("#41 complete by sba", t.Complete),
+    "flip_phrase": ("#7 flip by #8", t.Flip),
     "snapshot_object_phrase": (
         '#41 battlefield "Alice" tapped attached #7 phased-out damage 2 counters 3 loyalty',
         t.SnapshotObject,
@@ -387,8 +388,8 @@ def test_replacement_on_every_event_and_searches_of_any_zone() -> None:
     assert isinstance(shuffle, t.LibraryAction) and shuffle.zone is None
 
 
-def test_the_forms_of_decisions_0060_to_0063_carry_their_parts() -> None:
-    """Decisions 0060 to 0063: the damage marked, the permanent kept, the Ring-bearer, the room."""
+def test_the_forms_of_decisions_0060_to_0064_carry_their_parts() -> None:
+    """Decisions 0060 to 0064: damage marked, the legend kept, the Ring-bearer, the room, halves."""
     entry = parse_line('#41 battlefield "Alice" damage 2').statement
     assert isinstance(entry, t.SnapshotObject)
     assert entry.damage == t.Number(2, t.Span(31, 32))
@@ -406,3 +407,10 @@ def test_the_forms_of_decisions_0060_to_0063_carry_their_parts() -> None:
     assert venture.room == t.Text("Trapped Entry", t.Span(16, 31))
     roomless = parse_line('"Alice" venture by #40')
     assert roomless.error is not None and roomless.error.span == t.Span(16, 18)
+    split = parse_line('#5 "Fire // Ice" cast from graveyard half "Ice" flashback').statement
+    assert isinstance(split, t.Cast)
+    assert split.half == t.Text("Ice", t.Span(42, 47))
+    assert [m.value for m in split.modes] == ["flashback"]
+    flipped = parse_line('#7 battlefield "Alice" flipped tapped').statement
+    assert isinstance(flipped, t.SnapshotObject)
+    assert flipped.flipped == t.Word("flipped", t.Span(23, 30))

@@ -222,6 +222,11 @@ const TABLE = [
   ['"Alice" venture "Secret Entrance" by #40', 'venture', VERB],
   ['"Alice" venture "Secret Entrance" by #40', '"Secret Entrance"', TEXT],
   ['#41 complete by sba', 'complete', VERB],
+  ['#5 "Fire // Ice" cast half "Ice"', 'half', 'keyword.other.half.mtgr'],
+  ['#5 "Fire // Ice" cast half "Ice"', '"Ice"', CARD],
+  ['#4 cast fuse', 'fuse', 'storage.modifier.cast-mode.mtgr'],
+  ['#7 flip by #8', 'flip', VERB],
+  ['#7 battlefield "Alice" flipped', 'flipped', 'storage.modifier.flipped.mtgr'],
 ];
 
 function findSpan(line, text, occurrence) {

@@ -44,6 +44,7 @@ phase main
 "Alice" choose #9 by sba
 #17 new card "Undercity" command "Alice" by #10
 "Alice" venture "Secret Entrance" by #10
+#9 flip by #10
 game drawn
 game 2
 "Alice" sideboard in 2 "Duress"
@@ -326,6 +327,8 @@ async def test_ring_and_legend_choice_show_on_the_player_and_permanent(
     venture = LINES.index('"Alice" venture "Secret Entrance" by #10')
     assert 'venture marker in "Secret Entrance"' in await hover(client, venture, '"Alice"', 1)
     assert "0063" in await hover(client, venture, "venture", 1)
+    flip = LINES.index("#9 flip by #10")
+    assert "0064" in await hover(client, flip, "flip", 1)
 
 
 async def test_face_down_shows_on_the_permanent(client: LanguageClient) -> None:

@@ -310,6 +310,10 @@ def _moved(
         loyalty_gone=obj.loyalty_gone if stays else None,
         kept_by_legend=obj.kept_by_legend if stays else None,
         ring_bearer=obj.ring_bearer if stays else False,
+        targets=obj.targets if stays else (),  # chosen anew when it is cast again (CR 400.7)
+        half=None,
+        adventure=False,
+        flipped=obj.flipped if stays else False,  # CR 710.4
         face_down=face_down if new_zone in ("battlefield", "exile", "stack") else False,
         # the front face, except on the stack and the battlefield (CR 712.8a)
         back_face=back_face if new_zone in ("battlefield", "stack") else False,
@@ -991,7 +995,7 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
     if (caster or obj.owner) == state.turn.player:  # for day and night (CR 502.2)
         state = replace(state, spells_this_turn=state.spells_this_turn + 1)
     face_down = any(m.value == "face-down" for m in statement.modes)  # CR 708.4
-    return _moved(
+    state = _moved(
         state,
         obj,
         "stack",
@@ -1001,6 +1005,12 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
         face_down=face_down,
         back_face=statement.back is not None,  # CR 712.11a, 712.11b
     )
+    adventure = any(m.value == "adventure" for m in statement.modes)  # CR 715.3
+    if statement.half is None and not adventure:
+        return state
+    cast = state.objects[obj.number]
+    half = statement.half.value if statement.half is not None else None
+    return state.with_object(replace(cast, half=half, adventure=adventure))
 
 
 def _commander_cast(state: GameState, commander: int, caster: str) -> GameState:
@@ -1085,6 +1095,14 @@ def _(statement: t.Transform, state: GameState, line: LineId) -> GameState:
         _object(state, statement.subject.number, line, "battlefield", None), statement.name
     )
     return state.with_object(replace(obj, back_face=not obj.back_face))
+
+
+@_apply.register
+def _(statement: t.Flip, state: GameState, line: LineId) -> GameState:
+    obj = state.obj(statement.subject.number)
+    if obj is None or obj.zone != "battlefield":
+        return state  # O232
+    return state.with_object(replace(obj, flipped=True))
 
 
 @_apply.register
@@ -1243,6 +1261,8 @@ def _(statement: t.Leave, state: GameState, line: LineId) -> GameState:
         face_down=obj.face_down and zone == "battlefield",
         back_face=obj.back_face and zone == "battlefield",  # CR 712.13
     )
+    if obj.adventure and verb == "resolve" and zone == "exile":  # on an adventure (715.3d)
+        state = state.with_object(replace(state.objects[obj.number], adventure=True))
     state = _enter_in_combat(state, obj.number, statement.combat, tapped)
     if statement.attached is not None and zone == "battlefield":
         state = _attached(state, obj.number, statement.attached)  # an Aura spell (CR 608.3c)
@@ -1708,6 +1728,7 @@ def _(statement: t.SnapshotObject, state: GameState, line: LineId) -> GameState:
         owner=owner,
         face_down=statement.face_down is not None,
         back_face=statement.back is not None,
+        flipped=statement.flipped is not None and zone == "battlefield",
         zone=zone,
         controller=(controller or obj.owner) if zone in ("battlefield", "stack") else None,
         tapped=statement.tapped is not None,

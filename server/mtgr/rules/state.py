@@ -130,6 +130,11 @@ class GameObject:
     # is attached to, and whether its controller's untap step this turn must phase it in
     face_down: bool = False  # a face-down spell, permanent or exiled card (decision 0028)
     back_face: bool = False  # a double-faced card with its back face up (decision 0029)
+    # split, flip and adventurer cards (decision 0064): the half of a split card cast, while
+    # on the stack; cast as an Adventure, or on an adventure in exile after resolving; flipped
+    half: str | None = None
+    adventure: bool = False
+    flipped: bool = False
     phased_out: bool = False
     phased_under: str | None = None
     phased_indirectly: bool = False

@@ -26,6 +26,7 @@ def object_line(obj: GameObject, state: GameState | None = None) -> str:
         parts.append("face down")
     if obj.back_face:
         parts.append("back face up")
+    parts.extend(card_part_words(obj))
     if obj.ring_bearer:
         parts.append("Ring-bearer")
     if obj.controller and obj.owner and obj.controller != obj.owner:
@@ -155,6 +156,18 @@ def _library_positions(player: PlayerState) -> list[str]:
 
 def is_present(obj: GameObject) -> bool:
     return obj.zone != GONE
+
+
+def card_part_words(obj: GameObject) -> list[str]:
+    """The half of a split card cast, an Adventure, a flipped permanent (decision 0064)."""
+    words = []
+    if obj.half is not None:
+        words.append(f'cast as its half "{obj.half}"')
+    if obj.adventure:
+        words.append("cast as an Adventure" if obj.zone == "stack" else "on an adventure")
+    if obj.flipped:
+        words.append("flipped")
+    return words
 
 
 def dungeon_words(player: PlayerState) -> list[str]:

@@ -19,7 +19,7 @@ ZONES = "library, hand, graveyard, battlefield, stack, exile, command"
 OBJECT_VERBS = (
     "new, move, identify, reveal, cast, play, activate, trigger, target, choose, pay, resolve, "
     "fizzle, countered, tap, untap, attack, block, damage, counters, effect, control, attach, "
-    "unattach, phase, regenerate, turn, transform, convert, complete"
+    "unattach, phase, regenerate, turn, transform, convert, complete, flip"
 )
 PLAYER_VERBS = (
     "draw, life, counters, search, shuffle, roll, mulligan, keep, concede, lose, win, monarch, "
@@ -135,6 +135,8 @@ DESCRIPTIONS: dict[str, str] = {
     "legend_kept": "the legendary permanent #N the player keeps",
     "ring_bearer": "the creature #N that becomes the Ring-bearer",
     "room": 'the room\'s name in double quotes such as "Secret Entrance"',
+    "cast_half": '"half" and the half cast, such as half "Ice"',
+    "snapshot_flipped": "flipped",
 }
 
 _PREVIOUS_TOKEN = re.compile(r"(\"(?:[^\"\\]|\\.)*\"|\S+)\s*$")

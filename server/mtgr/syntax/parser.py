@@ -262,6 +262,8 @@ _PART_RULES = frozenset(
         "legend_kept",
         "ring_bearer",
         "room",
+        "cast_half",
+        "snapshot_flipped",
     }
 )
 
@@ -573,6 +575,7 @@ def _cast(b: _Builder) -> t.Statement:
         caster=b.optional("caster", b.player),
         source=b.optional("cast_from", b.place),
         back=b.optional("entered_back", b.word),
+        half=b.optional("cast_half", b.text),
         modes=tuple(b.word(n) for n in b.all("cast_mode")),
         tax=b.integer(b.find(b.one("cast_tax"), "number")) if b.one("cast_tax") else None,
     )
@@ -710,6 +713,11 @@ def _transform(b: _Builder) -> t.Statement:
     return t.Transform(**b.object_common())
 
 
+@_form("flip_phrase")
+def _flip(b: _Builder) -> t.Statement:
+    return t.Flip(**b.object_common())
+
+
 @_form("turn_face_phrase")
 def _turn_face_up(b: _Builder) -> t.Statement:
     return t.TurnFaceUp(**b.object_common())
@@ -769,6 +777,7 @@ def _snapshot_object(b: _Builder) -> t.Statement:
         place=place,
         owner=b.optional("owner_clause", b.player),
         back=b.optional("entered_back", b.word),
+        flipped=b.optional("snapshot_flipped", b.word),
         tapped=b.optional("snapshot_tapped", b.word),
         face_down=b.optional("entered_face_down", b.word),
         attached=b.optional("entered_attached", b.reference),

@@ -220,6 +220,7 @@ class Cast(ObjectStatement):
     caster: PlayerRef | None = None
     source: Place | None = None
     back: Word | None = None  # cast with its back face up (decision 0029)
+    half: Text | None = None  # the half of a split card cast (decision 0064)
     modes: tuple[Word, ...] = ()
     tax: Number | None = None  # the commander tax added to the cost (decision 0031)
 
@@ -334,6 +335,11 @@ class Transform(ObjectStatement):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Flip(ObjectStatement):
+    """`flip`: a flip card on the battlefield flips (decision 0064)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TurnFaceUp(ObjectStatement):
     """`turn face-up`: a face-down permanent is turned face up (decision 0028)."""
 
@@ -345,6 +351,7 @@ class SnapshotObject(ObjectStatement):
     place: Place
     owner: PlayerRef | None = None
     back: Word | None = None
+    flipped: Word | None = None  # a flipped flip card (decision 0064)
     tapped: Word | None = None
     face_down: Word | None = None
     attached: ObjectRef | PlayerRef | None = None

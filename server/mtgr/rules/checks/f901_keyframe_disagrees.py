@@ -6,7 +6,8 @@ zone, its controller (on the battlefield or the stack) or owner (elsewhere), on 
 battlefield its owner (`owner "Q"`, written when it is not the controller) and what it is
 attached to (`attached #M`), the damage marked on it (`damage K`), phased out or not
 (`phased-out`), face down or not
-(`face-down`, on the battlefield and in exile), back face up or not (`back`), its position in a library, tapped or untapped, its counters; a player's life, library size
+(`face-down`, on the battlefield and in exile), back face up or not (`back`), flipped or
+not (`flipped`), its position in a library, tapped or untapped, its counters; a player's life, library size
 or counters; who is the monarch or has the initiative or the city's blessing, and day or
 night (`"P" monarch`, `day`), the room of a player's venture marker (`"P" venture
 "Room"`). At `end`, each object in a hand, on the battlefield, in a graveyard, in
@@ -53,6 +54,7 @@ end
 - Decision 0060 items 1 and 2: a keyframe entry shows the damage marked on a permanent, and
   a keyframe lists the designations and day or night.
 - Decision 0063 item 4: a keyframe lists the room of each venture marker.
+- Decision 0064 item 4: a keyframe entry shows a flipped permanent with `flipped`.
 - CR 400.1: "A zone is a place where objects can be during a game."
 - CR 110.5: "A permanent's status is its physical state."
 """
@@ -87,6 +89,7 @@ RULE = define(
         "0060.1",
         "0060.2",
         "0063.4",
+        "0064.4",
     ),
     cr=("400.1", "110.5"),
     doc=__doc__,
@@ -165,6 +168,15 @@ def check_object(ctx: Context, statement: t.Statement) -> None:
             f"{obj.label()} has its {'back' if obj.back_face else 'front'} face up after the "
             f"lines above: {fix}",
             statement.back.span if statement.back else place.span,
+            related=ctx.where(obj),
+        )
+    if zone == "battlefield" and obj.flipped != (statement.flipped is not None):
+        fix = "add `flipped`" if obj.flipped else "leave out `flipped`"
+        ctx.report(
+            RULE,
+            f"{obj.label()} is {'flipped' if obj.flipped else 'unflipped'} after the lines above: "
+            f"{fix}",
+            statement.flipped.span if statement.flipped else place.span,
             related=ctx.where(obj),
         )
     if zone == "library" and place.position is not None:

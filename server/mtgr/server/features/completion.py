@@ -46,6 +46,7 @@ VERBS_BY_ZONE: dict[str, tuple[str, ...]] = {
         "turn",
         "transform",
         "convert",
+        "flip",
     ),
     "graveyard": ("move", "cast", "play", "identify", "reveal", "effect"),
     "exile": ("move", "cast", "play", "identify", "reveal", "effect"),
@@ -78,6 +79,7 @@ DESIGNATIONS = ("monarch", "initiative", "citys-blessing")
 SNAPSHOT_PARTS = (
     "owner",
     "back",
+    "flipped",
     "tapped",
     "face-down",
     "attached",
@@ -87,7 +89,7 @@ SNAPSHOT_PARTS = (
 )
 KINDS = ("discard", "sacrifice", "destroy", "mill")
 NEW_WHAT = ("card", "hidden", "token", "copy", "commander", "emblem")
-CAST_MODES = ("dash", "flashback", "kicker", "evoke", "escape", "adventure", "foretell")
+CAST_MODES = ("dash", "flashback", "kicker", "evoke", "escape", "adventure", "foretell", "fuse")
 DURATIONS = ("end-of-turn", "end-of-combat", "next-turn", "leaves")
 ENTERING = ("tapped", "face-down", "attached", "attacking", "blocking")  # 0020, 0023, 0028
 HEADER_KEYWORDS = ("mtgr", "title", "rules", "variant", "player", "perspective", "start")
@@ -496,7 +498,7 @@ def _after_object(
             earlier = state.commander_cast_count(obj.number, obj.owner)
             if earlier and "tax" not in rest:
                 out.add(f"tax {2 * earlier}", types.CompletionItemKind.Keyword, "commander tax")
-        out.keywords(("from", "back", *CAST_MODES, "by"))
+        out.keywords(("from", "back", "half", *CAST_MODES, "by"))
     elif verb in ("resolve", "fizzle") and len(rest) == 1:
         out.keywords(["->", "replacement"])
     elif verb == "resolve" and "battlefield" in rest:
