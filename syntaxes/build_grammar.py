@@ -196,6 +196,7 @@ OBJECT_VERBS = [
     "convert",
     "complete",  # a dungeon completed (decision 0063)
     "flip",  # a flip card flips (decision 0064)
+    "meld",  # a meld pair melds (decision 0065)
 ]
 PLAYER_VERBS = [
     "draw",
@@ -258,6 +259,7 @@ MODIFIERS = [
     "face-up",
     "back",
     "flipped",  # a keyframe entry's flipped permanent (decision 0064)
+    "melded",  # a keyframe entry's melded permanent (decision 0065)
 ]  # storage.modifier.<word>
 KEYWORDS = [
     "of",

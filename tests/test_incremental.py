@@ -198,6 +198,8 @@ SNIPPETS = [
     "#9 cast adventure\n#9 resolve -> exile\n",
     "#13 flip by #13\n",
     'keyframe\n#13 battlefield "Alice" flipped\nend\n',
+    "#13 meld #2 by #9\n",
+    '#13 move battlefield -> graveyard by sba\nkeyframe\n#13 battlefield "Alice" back melded #2\nend\n',
 ]
 
 

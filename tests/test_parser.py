@@ -46,6 +46,7 @@ FORMS: dict[str, tuple[str, type]] = {
     "venture_phrase": ('"Alice" venture "Secret Entrance" by #40', t.Venture),
     "complete_phrase": ("#41 complete by sba", t.Complete),
     "flip_phrase": ("#7 flip by #8", t.Flip),
+    "meld_phrase": ("#30 meld #31 by #32", t.Meld),
     "snapshot_object_phrase": (
         '#41 battlefield "Alice" tapped attached #7 phased-out damage 2 counters 3 loyalty',
         t.SnapshotObject,
@@ -388,8 +389,8 @@ def test_replacement_on_every_event_and_searches_of_any_zone() -> None:
     assert isinstance(shuffle, t.LibraryAction) and shuffle.zone is None
 
 
-def test_the_forms_of_decisions_0060_to_0064_carry_their_parts() -> None:
-    """Decisions 0060 to 0064: damage marked, the legend kept, the Ring-bearer, the room, halves."""
+def test_the_forms_of_decisions_0060_to_0065_carry_their_parts() -> None:
+    """Decisions 0060 to 0065: damage, the legend kept, the Ring-bearer, rooms, halves, meld."""
     entry = parse_line('#41 battlefield "Alice" damage 2').statement
     assert isinstance(entry, t.SnapshotObject)
     assert entry.damage == t.Number(2, t.Span(31, 32))
@@ -414,3 +415,7 @@ def test_the_forms_of_decisions_0060_to_0064_carry_their_parts() -> None:
     flipped = parse_line('#7 battlefield "Alice" flipped tapped').statement
     assert isinstance(flipped, t.SnapshotObject)
     assert flipped.flipped == t.Word("flipped", t.Span(23, 30))
+    melded = parse_line('#30 battlefield "Alice" back melded #31').statement
+    assert isinstance(melded, t.SnapshotObject)
+    assert melded.melded == t.ObjectRef(31, t.Span(36, 39))
+    assert [r.span.start for r in melded.references] == [0, 16, 36]

@@ -227,6 +227,9 @@ const TABLE = [
   ['#4 cast fuse', 'fuse', 'storage.modifier.cast-mode.mtgr'],
   ['#7 flip by #8', 'flip', VERB],
   ['#7 battlefield "Alice" flipped', 'flipped', 'storage.modifier.flipped.mtgr'],
+  ['#30 meld #31 by #32', 'meld', VERB],
+  ['#30 meld #31 by #32', '#31', 'variable.other.object.mtgr'],
+  ['#30 battlefield "Alice" back melded #31', 'melded', 'storage.modifier.melded.mtgr'],
 ];
 
 function findSpan(line, text, occurrence) {

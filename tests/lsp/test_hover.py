@@ -45,6 +45,7 @@ phase main
 #17 new card "Undercity" command "Alice" by #10
 "Alice" venture "Secret Entrance" by #10
 #9 flip by #10
+#8 meld #11 by #10
 game drawn
 game 2
 "Alice" sideboard in 2 "Duress"
@@ -329,6 +330,9 @@ async def test_ring_and_legend_choice_show_on_the_player_and_permanent(
     assert "0063" in await hover(client, venture, "venture", 1)
     flip = LINES.index("#9 flip by #10")
     assert "0064" in await hover(client, flip, "flip", 1)
+    meld = LINES.index("#8 meld #11 by #10")
+    assert "melded: one permanent, cards #8 and #11" in await hover(client, meld, "#8", 1)
+    assert "0065" in await hover(client, meld, "meld", 1)
 
 
 async def test_face_down_shows_on_the_permanent(client: LanguageClient) -> None:

@@ -314,6 +314,7 @@ def _moved(
         half=None,
         adventure=False,
         flipped=obj.flipped if stays else False,  # CR 710.4
+        melded_with=obj.melded_with if stays else None,
         face_down=face_down if new_zone in ("battlefield", "exile", "stack") else False,
         # the front face, except on the stack and the battlefield (CR 712.8a)
         back_face=back_face if new_zone in ("battlefield", "stack") else False,
@@ -342,7 +343,64 @@ def _moved(
     if not stays:
         state = _detach(state, obj.number)
         state = _end_effects_of(state, obj, left_battlefield=obj.zone == "battlefield")
+        if obj.melded_with is not None:
+            state = _unmeld(state, obj.melded_with, new_zone, line)
     return state
+
+
+def _unmeld(state: GameState, number: int, zone: str, line: LineId) -> GameState:
+    """A melded permanent left the battlefield: its other card goes to the same zone, as a
+    card of its own (CR 712.21, 400.7); into a library, at no known position."""
+    card = state.obj(number)
+    if card is None or card.melded_into is None:
+        return state
+    card = replace(
+        card,
+        zone=zone,
+        melded_into=None,
+        gone_by=None,
+        last_moved=line,
+        entered_moment=state.moment,
+    )
+    state = state.with_object(card)
+    return _track(state, card, None) if zone == "library" else state
+
+
+def _meld(
+    state: GameState, number: int, other: int, controller: str | None, line: LineId
+) -> GameState:
+    """Two cards become one permanent, #number, back face up (CR 701.42a, 712.4a); the other
+    card is part of it until it leaves the battlefield."""
+    first, second = state.obj(number), state.obj(other)
+    if first is None or second is None or first is second:
+        return state  # O201, O233
+    if any(
+        o.kind is not ObjectKind.CARD or o.melded_with or o.melded_into for o in (first, second)
+    ):
+        return state  # they stay where they are (CR 701.42c, O233)
+    state = _untrack(state, second)
+    if second.number in state.stack:
+        state = replace(state, stack=tuple(n for n in state.stack if n != second.number))
+    state = _detach(state, second.number)
+    state = _end_effects_of(state, second, left_battlefield=second.zone == "battlefield")
+    gone_by = f"melded into #{number}"
+    melded = replace(
+        _out_of_combat(second),
+        zone=GONE,
+        gone_by=gone_by,
+        melded_into=number,
+        last_moved=line,
+        controller=None,
+        tapped=False,
+        counters=(),
+        damage=0,
+    )
+    state = state.with_object(melded)
+    if first.zone != "battlefield":
+        what = f"melded with #{other}"
+        state = _moved(state, first, "battlefield", line, what, controller=controller)
+    entered = state.objects[number]
+    return state.with_object(replace(entered, back_face=True, melded_with=other))
 
 
 def _end_effects_of(state: GameState, obj: GameObject, *, left_battlefield: bool) -> GameState:
@@ -1094,7 +1152,18 @@ def _(statement: t.Transform, state: GameState, line: LineId) -> GameState:
     obj = _named(
         _object(state, statement.subject.number, line, "battlefield", None), statement.name
     )
+    if obj.melded_with is not None:
+        return state  # a melded permanent does not transform (CR 712.4c, O233)
     return state.with_object(replace(obj, back_face=not obj.back_face))
+
+
+@_apply.register
+def _(statement: t.Meld, state: GameState, line: LineId) -> GameState:
+    controller = _controller_of(state, _cause_object(statement))
+    if controller is None and isinstance(statement.cause, t.Cause):
+        agent = statement.cause.agent
+        controller = agent.name if isinstance(agent, t.PlayerRef) else None
+    return _meld(state, statement.subject.number, statement.other.number, controller, line)
 
 
 @_apply.register
@@ -1749,6 +1818,8 @@ def _(statement: t.SnapshotObject, state: GameState, line: LineId) -> GameState:
     if statement.phased_out is not None and zone == "battlefield":
         phased = _phased(state.objects[number], True, indirectly=False)
         state = replace(state.with_object(phased), phased=state.phased | {number})
+    if statement.melded is not None and zone == "battlefield":
+        state = _meld(state, number, statement.melded.number, updated.controller, line)
     return state
 
 

@@ -135,6 +135,10 @@ class GameObject:
     half: str | None = None
     adventure: bool = False
     flipped: bool = False
+    # a melded permanent (decision 0065): on the permanent, the other card of its meld pair;
+    # on that other card, the permanent it is part of while it stays on the battlefield
+    melded_with: int | None = None
+    melded_into: int | None = None
     phased_out: bool = False
     phased_under: str | None = None
     phased_indirectly: bool = False

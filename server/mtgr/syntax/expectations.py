@@ -19,7 +19,7 @@ ZONES = "library, hand, graveyard, battlefield, stack, exile, command"
 OBJECT_VERBS = (
     "new, move, identify, reveal, cast, play, activate, trigger, target, choose, pay, resolve, "
     "fizzle, countered, tap, untap, attack, block, damage, counters, effect, control, attach, "
-    "unattach, phase, regenerate, turn, transform, convert, complete, flip"
+    "unattach, phase, regenerate, turn, transform, convert, complete, flip, meld"
 )
 PLAYER_VERBS = (
     "draw, life, counters, search, shuffle, roll, mulligan, keep, concede, lose, win, monarch, "
@@ -137,6 +137,8 @@ DESCRIPTIONS: dict[str, str] = {
     "room": 'the room\'s name in double quotes such as "Secret Entrance"',
     "cast_half": '"half" and the half cast, such as half "Ice"',
     "snapshot_flipped": "flipped",
+    "melded": "the other card #N of the meld pair",
+    "snapshot_melded": '"melded" and the other card #N of the meld pair',
 }
 
 _PREVIOUS_TOKEN = re.compile(r"(\"(?:[^\"\\]|\\.)*\"|\S+)\s*$")

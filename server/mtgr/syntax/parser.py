@@ -264,6 +264,7 @@ _PART_RULES = frozenset(
         "room",
         "cast_half",
         "snapshot_flipped",
+        "melded",
     }
 )
 
@@ -713,6 +714,11 @@ def _transform(b: _Builder) -> t.Statement:
     return t.Transform(**b.object_common())
 
 
+@_form("meld_phrase")
+def _meld(b: _Builder) -> t.Statement:
+    return t.Meld(**b.object_common(), other=b.object_ref(b.one("melded")))
+
+
 @_form("flip_phrase")
 def _flip(b: _Builder) -> t.Statement:
     return t.Flip(**b.object_common())
@@ -777,6 +783,7 @@ def _snapshot_object(b: _Builder) -> t.Statement:
         place=place,
         owner=b.optional("owner_clause", b.player),
         back=b.optional("entered_back", b.word),
+        melded=b.optional("melded", b.object_ref),
         flipped=b.optional("snapshot_flipped", b.word),
         tapped=b.optional("snapshot_tapped", b.word),
         face_down=b.optional("entered_face_down", b.word),

@@ -335,6 +335,13 @@ class Transform(ObjectStatement):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Meld(ObjectStatement):
+    """`#N meld #M by C`: the meld pair N and M becomes one permanent, #N (decision 0065)."""
+
+    other: ObjectRef
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Flip(ObjectStatement):
     """`flip`: a flip card on the battlefield flips (decision 0064)."""
 
@@ -351,6 +358,7 @@ class SnapshotObject(ObjectStatement):
     place: Place
     owner: PlayerRef | None = None
     back: Word | None = None
+    melded: ObjectRef | None = None  # the other card of a melded permanent (decision 0065)
     flipped: Word | None = None  # a flipped flip card (decision 0064)
     tapped: Word | None = None
     face_down: Word | None = None

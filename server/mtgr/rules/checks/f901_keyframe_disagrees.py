@@ -7,7 +7,7 @@ battlefield its owner (`owner "Q"`, written when it is not the controller) and w
 attached to (`attached #M`), the damage marked on it (`damage K`), phased out or not
 (`phased-out`), face down or not
 (`face-down`, on the battlefield and in exile), back face up or not (`back`), flipped or
-not (`flipped`), its position in a library, tapped or untapped, its counters; a player's life, library size
+not (`flipped`), melded and with which card (`melded #M`), its position in a library, tapped or untapped, its counters; a player's life, library size
 or counters; who is the monarch or has the initiative or the city's blessing, and day or
 night (`"P" monarch`, `day`), the room of a player's venture marker (`"P" venture
 "Room"`). At `end`, each object in a hand, on the battlefield, in a graveyard, in
@@ -55,6 +55,7 @@ end
   a keyframe lists the designations and day or night.
 - Decision 0063 item 4: a keyframe lists the room of each venture marker.
 - Decision 0064 item 4: a keyframe entry shows a flipped permanent with `flipped`.
+- Decision 0065 item 4: a keyframe entry shows a melded permanent with `melded #M`.
 - CR 400.1: "A zone is a place where objects can be during a game."
 - CR 110.5: "A permanent's status is its physical state."
 """
@@ -90,6 +91,7 @@ RULE = define(
         "0060.2",
         "0063.4",
         "0064.4",
+        "0065.4",
     ),
     cr=("400.1", "110.5"),
     doc=__doc__,
@@ -168,6 +170,16 @@ def check_object(ctx: Context, statement: t.Statement) -> None:
             f"{obj.label()} has its {'back' if obj.back_face else 'front'} face up after the "
             f"lines above: {fix}",
             statement.back.span if statement.back else place.span,
+            related=ctx.where(obj),
+        )
+    shown_meld = statement.melded.number if statement.melded is not None else None
+    if zone == "battlefield" and obj.melded_with != shown_meld:
+        fix = f"write `melded #{obj.melded_with}`" if obj.melded_with else "leave out `melded`"
+        now = f"melded with #{obj.melded_with}" if obj.melded_with else "not melded"
+        ctx.report(
+            RULE,
+            f"{obj.label()} is {now} after the lines above: {fix}",
+            statement.melded.span if statement.melded else place.span,
             related=ctx.where(obj),
         )
     if zone == "battlefield" and obj.flipped != (statement.flipped is not None):

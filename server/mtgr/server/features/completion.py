@@ -49,7 +49,7 @@ VERBS_BY_ZONE: dict[str, tuple[str, ...]] = {
         "flip",
     ),
     "graveyard": ("move", "cast", "play", "identify", "reveal", "effect"),
-    "exile": ("move", "cast", "play", "identify", "reveal", "effect"),
+    "exile": ("move", "cast", "play", "identify", "reveal", "effect", "meld"),
     "library": ("move", "identify", "reveal", "cast", "play"),
     "command": ("move", "cast", "effect", "complete"),
 }
@@ -79,6 +79,7 @@ DESIGNATIONS = ("monarch", "initiative", "citys-blessing")
 SNAPSHOT_PARTS = (
     "owner",
     "back",
+    "melded",
     "flipped",
     "tapped",
     "face-down",
@@ -518,6 +519,8 @@ def _after_object(
             out.keywords(["on", "until"])
     elif state.in_keyframe is not None and verb in ZONES and verb != "library":
         out.keywords(SNAPSHOT_PARTS, "keyframe entry")
+    elif verb == "meld" and len(rest) == 1:  # decision 0065: the other card of the pair
+        out.objects(state, [o for o in state.in_zone("exile") if o is not obj], "meld with")
     elif verb == "turn" and len(rest) == 1:  # decision 0028
         out.keywords(["face-up"], "a face-down permanent is turned face up")
     elif verb == "phase" and len(rest) == 1:  # decision 0025
