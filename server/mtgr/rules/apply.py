@@ -876,7 +876,25 @@ def _leave_game(state: GameState, name: str, line: LineId) -> GameState:
         elif obj.controller == name and obj.zone == "battlefield":
             objects[number] = replace(obj, controller=obj.owner)
     stack = tuple(n for n in state.stack if objects[n].zone == "stack")
-    return replace(state, objects=objects, stack=stack)
+    state = replace(state, objects=objects, stack=stack)
+    if name in (state.monarch, state.initiative):
+        heir = _heir(state, name)
+        if state.monarch == name:
+            state = replace(state, monarch=heir)
+        if state.initiative == name:
+            state = replace(state, initiative=heir)
+    return state
+
+
+def _heir(state: GameState, leaving: str) -> str | None:
+    """Who becomes the monarch or takes the initiative as its holder leaves the game: the
+    active player, or when they are the one leaving, the next player in turn order
+    (CR 725.4, 726.4)."""
+    active = state.turn.player
+    if active is not None and active != leaving and active in state.alive():
+        return active
+    heir = state.next_player(active or leaving)
+    return heir if heir != leaving else None
 
 
 @_apply.register
