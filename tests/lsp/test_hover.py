@@ -333,6 +333,7 @@ async def test_ring_and_legend_choice_show_on_the_player_and_permanent(
     meld = LINES.index("#8 meld #11 by #10")
     assert "melded: one permanent, cards #8 and #11" in await hover(client, meld, "#8", 1)
     assert "0065" in await hover(client, meld, "meld", 1)
+    assert "one of the two cards of the melded permanent #8" in await hover(client, meld, "#11", 1)
 
 
 async def test_face_down_shows_on_the_permanent(client: LanguageClient) -> None:

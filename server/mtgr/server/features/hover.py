@@ -72,6 +72,8 @@ def card_name(obj: GameObject | None) -> str:
 
 
 def where(obj: GameObject) -> str:
+    if obj.melded_into is not None:  # decision 0065
+        return f"one of the two cards of the melded permanent #{obj.melded_into}"
     if obj.zone == GONE:
         return "gone (no longer in the game)"
     if obj.zone == "battlefield":
