@@ -325,6 +325,7 @@ def _moved(
         last_moved=line,
         entered_moment=obj.entered_moment if stays else state.moment,
         damaged_moment=obj.damaged_moment if stays else None,
+        damaged_by=obj.damaged_by if stays else None,
         controlled_since=obj.controlled_since
         if stays
         else state.turn.line
@@ -1410,6 +1411,7 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
                     damage=target.damage + amount,
                     deathtouch=touched,
                     damaged_moment=state.moment,
+                    damaged_by=source,
                 )
             )
             state = _watch(state, target.number)
@@ -1476,6 +1478,8 @@ def _(statement: t.ObjectCounters, state: GameState, line: LineId) -> GameState:
     kind = statement.counter.value
     delta = statement.delta.value
     counters = _counters(obj.counters, kind, delta)
+    if kind == "-1/-1" and 0 < delta <= obj.damage and _damage_as_counters(state, obj, statement):
+        obj = replace(obj, damage=obj.damage - delta)  # wither or infect (decision 0060.5)
     gone = obj.loyalty_gone
     if kind == "loyalty" and delta < 0 and obj.counter(kind) > 0 and not dict(counters).get(kind):
         gone = line  # its last loyalty counter (CR 704.5i)
@@ -1485,6 +1489,17 @@ def _(statement: t.ObjectCounters, state: GameState, line: LineId) -> GameState:
     if delta < 0 and kind in ("loyalty", "defense"):
         state = _settle(state, obj.number, _cause_object(statement), -delta)
     return _note_opening_action(state, statement)
+
+
+def _damage_as_counters(state: GameState, obj: GameObject, statement: t.Statement) -> bool:
+    """-1/-1 counters put by the source of the damage just marked, in the same step: the
+    damage of a source with wither or infect, dealt as counters and not marked (CR 120.3d)."""
+    source = _cause_object(statement)
+    return (
+        source is not None
+        and obj.damaged_by == source
+        and obj.damaged_moment == state.moment
+    )
 
 
 @_apply.register

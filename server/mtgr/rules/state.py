@@ -150,6 +150,7 @@ class GameObject:
     # (CR 302.6); None: not known (a keyframe, a gap) or not on the battlefield
     controlled_since: LineId | None = None
     damaged_moment: LineId | None = None  # GameState.moment when damage was last marked
+    damaged_by: int | None = None  # the source of the damage last marked (decision 0060)
     # a spell's or ability's targets as they stood when chosen: (object number, its zone, its
     # last move) or (player name, None, None); a target is illegal once that changed (608.2b)
     targets: tuple[tuple[int | str, str | None, LineId | None], ...] = ()
