@@ -1495,11 +1495,7 @@ def _damage_as_counters(state: GameState, obj: GameObject, statement: t.Statemen
     """-1/-1 counters put by the source of the damage just marked, in the same step: the
     damage of a source with wither or infect, dealt as counters and not marked (CR 120.3d)."""
     source = _cause_object(statement)
-    return (
-        source is not None
-        and obj.damaged_by == source
-        and obj.damaged_moment == state.moment
-    )
+    return source is not None and obj.damaged_by == source and obj.damaged_moment == state.moment
 
 
 @_apply.register
