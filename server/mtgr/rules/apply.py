@@ -81,6 +81,8 @@ def is_event_after_end(state: GameState, statement: t.Statement) -> bool:
         t.Sideboard,
         t.JudgeEvent,
     )
+    if isinstance(statement, (t.Designation, t.DayNight, t.Venture)):
+        return not keyframe_entry(state, statement)  # entries of a keyframe (0060, 0063)
     return not isinstance(statement, (*quiet, t.SnapshotObject, t.SnapshotPlayer))
 
 
