@@ -285,6 +285,7 @@ KEYWORDS = [
     "owner",
     "damage",  # the damage marked, in a keyframe entry (decision 0060)
     "half",  # the half of a split card cast (decision 0064)
+    "tempted",  # a keyframe entry's count of the Ring's temptations (decision 0062)
 ]
 CONSTANTS = ["sba", "all"]  # constant.language.<word>
 
@@ -596,6 +597,8 @@ def build(peg_text: str) -> Json:
             {"include": "#deck"},
             # `venture "Room"` (decision 0063): the room's name
             match(START, verb(["venture"]), WS, text(), END),
+            # `ring-bearer #M tempted K` in a keyframe (decision 0062)
+            match(START, keyword("tempted"), f"(?:{WS}", number(), ")?", END),
             match(START, verb(PLAYER_VERBS), END),
             {"include": "#cause"},
             {"include": "#replacement"},

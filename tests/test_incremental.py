@@ -191,6 +191,7 @@ SNIPPETS = [
     '"Alice" choose #13 by sba\n',
     '#45 new emblem "The Ring" command "Alice" by #9\n"Alice" ring-bearer #13 by #9\n',
     '"Bob" ring-bearer by #9\n',
+    'keyframe\n"Alice" ring-bearer #13 tempted 2\nend\n',
     '#46 new card "Undercity" command "Alice" by #9\n"Alice" venture "Secret Entrance" by #9\n',
     "#46 complete by sba\n",
     'keyframe\n"Alice" venture "Forge"\nend\n',

@@ -419,3 +419,7 @@ def test_the_forms_of_decisions_0060_to_0065_carry_their_parts() -> None:
     assert isinstance(melded, t.SnapshotObject)
     assert melded.melded == t.ObjectRef(31, t.Span(36, 39))
     assert [r.span.start for r in melded.references] == [0, 16, 36]
+    entry = parse_line('"Bob" ring-bearer #7 tempted 2').statement
+    assert isinstance(entry, t.RingTempts)
+    assert entry.tempted == t.Number(2, t.Span(29, 30))
+    assert entry.cause is None

@@ -218,6 +218,8 @@ const TABLE = [
   ['"Alice" choose #8 by sba', 'sba', 'constant.language.sba.mtgr'],
   ['"Alice" ring-bearer #30 by #29', 'ring-bearer', VERB],
   ['"Alice" ring-bearer #30 by #29', '#30', 'variable.other.object.mtgr'],
+  ['"Bob" ring-bearer #7 tempted 2', 'tempted', 'keyword.other.tempted.mtgr'],
+  ['"Bob" ring-bearer #7 tempted 2', '2', 'constant.numeric.integer.mtgr'],
   ['"Alice" monarch', 'monarch', VERB],
   ['"Alice" venture "Secret Entrance" by #40', 'venture', VERB],
   ['"Alice" venture "Secret Entrance" by #40', '"Secret Entrance"', TEXT],

@@ -309,6 +309,8 @@ async def test_legend_choice_ring_bearer_and_keyframe_entries_are_offered(
     assert "damage" in parts and "phased-out" in parts
     assert "venture" in player and "venture" in entries
     assert "flipped" in parts and "melded" in parts  # decisions 0064, 0065
+    ring = '"Alice" ring-bearer #9 '
+    assert "tempted" in labels(await complete_at(client, AFTER_CAST, ring, before=in_keyframe))
     cast = labels(await complete_at(client, AFTER_CAST, "#10 cast "))
     assert {"half", "fuse"} <= set(cast)
 

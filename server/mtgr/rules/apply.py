@@ -1258,6 +1258,13 @@ def _(statement: t.RingTempts, state: GameState, line: LineId) -> GameState:
     player = state.player(statement.subject.name)
     if player is None:
         return state
+    if keyframe_entry(state, statement):  # P's temptations and Ring-bearer (decision 0062.6)
+        seen = state.keyframe_players | {(player.name, "ring-bearer")}
+        state = replace(state, keyframe_players=seen)
+        if state.stage is not Stage.GAP:
+            return state
+        tempted = statement.tempted.value if statement.tempted is not None else 1
+        player = replace(player, ring_tempted=tempted - 1)
     previous = state.obj(player.ring_bearer) if player.ring_bearer is not None else None
     if previous is not None and previous.ring_bearer:
         state = state.with_object(replace(previous, ring_bearer=False))
@@ -1793,7 +1800,9 @@ def _settle_gap(state: GameState, line: LineId) -> GameState:
         if player.citys_blessing != blessed:
             players[i] = player = replace(player, citys_blessing=blessed)
         if player.venture_room is not None and (player.name, "venture") not in listed:
-            players[i] = replace(player, venture_room=None)  # decision 0063 item 4
+            players[i] = player = replace(player, venture_room=None)  # decision 0063 item 4
+        if player.ring_tempted and (player.name, "ring-bearer") not in listed:
+            players[i] = replace(player, ring_tempted=0, ring_bearer=None)  # decision 0062.6
     monarch, initiative = state.monarch, state.initiative
     return replace(
         state,

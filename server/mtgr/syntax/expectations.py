@@ -134,6 +134,7 @@ DESCRIPTIONS: dict[str, str] = {
     "snapshot_damage": '"damage" and the damage marked, such as damage 2',
     "legend_kept": "the legendary permanent #N the player keeps",
     "ring_bearer": "the creature #N that becomes the Ring-bearer",
+    "ring_tempted": '"tempted" and how often the Ring has tempted the player, such as tempted 2',
     "room": 'the room\'s name in double quotes such as "Secret Entrance"',
     "cast_half": '"half" and the half cast, such as half "Ice"',
     "snapshot_flipped": "flipped",

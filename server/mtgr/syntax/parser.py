@@ -265,6 +265,7 @@ _PART_RULES = frozenset(
         "cast_half",
         "snapshot_flipped",
         "melded",
+        "ring_tempted",
     }
 )
 
@@ -751,7 +752,12 @@ def _legend_choice(b: _Builder) -> t.Statement:
 
 @_form("ring_phrase")
 def _ring(b: _Builder) -> t.Statement:
-    return t.RingTempts(**b.player_common(), bearer=b.optional("ring_bearer", b.object_ref))
+    tempted = b.one("ring_tempted")
+    return t.RingTempts(
+        **b.player_common(),
+        bearer=b.optional("ring_bearer", b.object_ref),
+        tempted=b.integer(b.find(tempted, "number")) if tempted is not None else None,
+    )
 
 
 @_form("venture_phrase")

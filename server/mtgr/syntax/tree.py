@@ -519,6 +519,7 @@ class RingTempts(PlayerStatement):
     (decision 0062); without #M, P controlled no creature."""
 
     bearer: ObjectRef | None = None
+    tempted: Number | None = None  # in a keyframe entry: how often the Ring tempted P
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

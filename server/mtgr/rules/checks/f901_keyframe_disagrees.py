@@ -10,7 +10,8 @@ attached to (`attached #M`), the damage marked on it (`damage K`), phased out or
 not (`flipped`), melded and with which card (`melded #M`), its position in a library, tapped or untapped, its counters; a player's life, library size
 or counters; who is the monarch or has the initiative or the city's blessing, and day or
 night (`"P" monarch`, `day`), the room of a player's venture marker (`"P" venture
-"Room"`). At `end`, each object in a hand, on the battlefield, in a graveyard, in
+"Room"`), the Ring's temptations and Ring-bearer (`"P" ring-bearer #M tempted K`). At
+`end`, each object in a hand, on the battlefield, in a graveyard, in
 exile, on the stack or in the command zone, and each tracked library card, that the
 keyframe leaves out, and each player's life, tracked library size and counters, each
 designation and day or night that it leaves out. One finding for each fact.
@@ -54,6 +55,7 @@ end
 - Decision 0060 items 1 and 2: a keyframe entry shows the damage marked on a permanent, and
   a keyframe lists the designations and day or night.
 - Decision 0063 item 4: a keyframe lists the room of each venture marker.
+- Decision 0062 item 6: a keyframe lists the Ring's temptations and the Ring-bearer.
 - Decision 0064 item 4: a keyframe entry shows a flipped permanent with `flipped`.
 - Decision 0065 item 4: a keyframe entry shows a melded permanent with `melded #M`.
 - CR 400.1: "A zone is a place where objects can be during a game."
@@ -90,6 +92,7 @@ RULE = define(
         "0060.1",
         "0060.2",
         "0063.4",
+        "0062.6",
         "0064.4",
         "0065.4",
     ),
@@ -354,7 +357,7 @@ def check_player(ctx: Context, statement: t.Statement) -> None:
     )
 
 
-@RULE.on(t.Designation, t.DayNight, t.Venture)
+@RULE.on(t.Designation, t.DayNight, t.Venture, t.RingTempts)
 def check_designation(ctx: Context, statement: t.Statement) -> None:
     """A keyframe's `"P" monarch`, `"P" initiative`, `"P" citys-blessing`, `day` or `night`
     (decision 0060 item 2), `"P" venture "Room"` (decision 0063 item 4)."""
@@ -362,6 +365,9 @@ def check_designation(ctx: Context, statement: t.Statement) -> None:
     if not _comparing(state) or not keyframe_entry(state, statement):
         return
     verb = statement.verb.value
+    if isinstance(statement, t.RingTempts):
+        _check_ring(ctx, statement)
+        return
     if isinstance(statement, t.Venture):
         player = state.player(statement.subject.name)
         room = player.venture_room if player is not None else None
@@ -393,6 +399,40 @@ def check_designation(ctx: Context, statement: t.Statement) -> None:
     if holder != name:
         now = f"{holder} has it" if holder else "nobody has it"
         ctx.report(RULE, f"the keyframe gives {name} the {verb}, but after the lines above {now}")
+
+
+def _check_ring(ctx: Context, statement: t.RingTempts) -> None:
+    """`"P" ring-bearer [#M] tempted K` in a keyframe (decision 0062 item 6)."""
+    player = ctx.state.player(statement.subject.name)
+    if player is None:
+        return
+    shown = statement.tempted.value if statement.tempted is not None else 1
+    if shown != player.ring_tempted:
+        ctx.report(
+            RULE,
+            f"the keyframe says the Ring tempted {player.name} {shown} times, but the lines "
+            f"above count {player.ring_tempted}",
+            statement.tempted.span if statement.tempted is not None else statement.verb.span,
+        )
+    bearer = _ring_bearer(ctx.state, player)
+    written = statement.bearer.number if statement.bearer is not None else None
+    if written != bearer:
+        now = f"#{bearer}" if bearer is not None else "none"
+        ctx.report(
+            RULE,
+            f"the keyframe gives {player.name} the Ring-bearer "
+            f"{f'#{written}' if written is not None else 'none'}, but after the lines above "
+            f"it is {now}",
+            statement.bearer.span if statement.bearer is not None else statement.verb.span,
+        )
+
+
+def _ring_bearer(state: GameState, player: PlayerState) -> int | None:
+    number = player.ring_bearer
+    obj = state.obj(number) if number is not None else None
+    if obj is None or not obj.ring_bearer or obj.controller != player.name:
+        return None
+    return number
 
 
 def _designations(state: GameState) -> dict[str, str | None]:
@@ -434,6 +474,15 @@ def check_end(ctx: Context, statement: t.Statement) -> None:
                 RULE,
                 f"the keyframe leaves out where {player.name}'s venture marker is: add "
                 f'`"{player.name}" venture "{player.venture_room}"`',
+                statement.verb.span,
+            )
+        if player.ring_tempted and (player.name, "ring-bearer") not in listed:
+            bearer = _ring_bearer(state, player)
+            entry = f"ring-bearer #{bearer}" if bearer is not None else "ring-bearer"
+            ctx.report(
+                RULE,
+                f"the keyframe leaves out the Ring's temptations of {player.name}: add "
+                f'`"{player.name}" {entry} tempted {player.ring_tempted}`',
                 statement.verb.span,
             )
         if player.citys_blessing and (player.name, "citys-blessing") not in listed:

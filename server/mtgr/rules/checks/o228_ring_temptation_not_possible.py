@@ -3,7 +3,8 @@
 ## What it flags
 `"P" ring-bearer [#M] by C` (decision 0062) when P has no emblem named "The Ring" in the
 command zone in the rebuilt state, and when #M is not a permanent P controls on the
-battlefield (phased in). Without card data the checker cannot tell whether #M is a
+battlefield (phased in), and `tempted K` on a temptation, where it belongs only to a
+keyframe entry. Without card data the checker cannot tell whether #M is a
 creature, nor whether P controlled a creature when the line leaves out #M.
 
 ## Why
@@ -24,7 +25,8 @@ controls (CR 701.54a).
 ```
 
 ## Rules basis
-- Decision 0062 items 1, 2 and 4: the temptation, the emblem, what the checker reports.
+- Decision 0062 items 1, 2, 4 and 6: the temptation, the emblem, what the checker reports,
+  the keyframe entry.
 - CR 701.54a: "Each time the Ring tempts you, choose a creature you control."
 - CR 701.54c: "If a player doesn't have an emblem named The Ring at the time the Ring tempts them, they get an emblem named The Ring before choosing a creature to be their Ring-bearer."
 """
@@ -41,7 +43,7 @@ RULE = define(
     "O228",
     "Ring temptation not possible",
     severity=Severity.ERROR,
-    decisions=("0062.1", "0062.2", "0062.4"),
+    decisions=("0062.1", "0062.2", "0062.4", "0062.6"),
     cr=("701.54a", "701.54c"),
     doc=__doc__,
 )
@@ -58,6 +60,13 @@ def check(ctx: Context, statement: t.Statement) -> None:
     player = statement.subject.name
     if state.player(player) is None:
         return  # N102
+    if statement.tempted is not None:
+        ctx.report(
+            RULE,
+            "`tempted K` counts the temptations in a keyframe entry; a temptation line counts "
+            "itself: leave it out here (decision 0062 item 6)",
+            statement.tempted.span,
+        )
     has_ring = any(
         obj.kind is ObjectKind.EMBLEM
         and obj.zone == "command"

@@ -400,6 +400,8 @@ def _after_player(
         out.keywords(["library"])
     elif verb == "sideboard":
         _after_sideboard(out, document, rest[1:], quoting)
+    elif verb == "ring-bearer" and state.in_keyframe is not None and len(rest) <= 2:
+        out.keywords(["tempted"], "how often the Ring tempted the player (decision 0062)")
     elif verb in ("choose", "ring-bearer") and len(rest) == 1:  # decisions 0061, 0062
         mine = [o for o in _permanents(state) if o.controller == name]
         if verb == "choose":
