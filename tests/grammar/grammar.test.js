@@ -223,6 +223,29 @@ const TABLE = [
   ['#1 move hand -> graveyard sba', 'sba', INVALID],
   ['#1 new flavor', 'flavor', INVALID],
   ['#1 move hand -> graveyard dash', 'dash', INVALID], // cast modes only after cast
+  // decisions 0060 to 0062: a keyframe's damage, the legend rule's choice, the Ring
+  ['#41 battlefield "Alice" tapped damage 2', 'damage', 'keyword.other.damage.mtgr'],
+  ['#41 battlefield "Alice" tapped damage 2', '2', 'constant.numeric.integer.mtgr'],
+  ['#20 damage 2 -> #41', 'damage', VERB],
+  ['"Alice" choose #8 by sba', 'choose', VERB],
+  ['"Alice" choose #8 by sba', '#8', 'variable.other.object.mtgr'],
+  ['"Alice" choose #8 by sba', 'sba', 'constant.language.sba.mtgr'],
+  ['"Alice" ring-bearer #30 by #29', 'ring-bearer', VERB],
+  ['"Alice" ring-bearer #30 by #29', '#30', 'variable.other.object.mtgr'],
+  ['"Bob" ring-bearer #7 tempted 2', 'tempted', 'keyword.other.tempted.mtgr'],
+  ['"Bob" ring-bearer #7 tempted 2', '2', 'constant.numeric.integer.mtgr'],
+  ['"Alice" monarch', 'monarch', VERB],
+  ['"Alice" venture "Secret Entrance" by #40', 'venture', VERB],
+  ['"Alice" venture "Secret Entrance" by #40', '"Secret Entrance"', TEXT],
+  ['#41 complete by sba', 'complete', VERB],
+  ['#5 "Fire // Ice" cast half "Ice"', 'half', 'keyword.other.half.mtgr'],
+  ['#5 "Fire // Ice" cast half "Ice"', '"Ice"', CARD],
+  ['#4 cast fuse', 'fuse', 'storage.modifier.cast-mode.mtgr'],
+  ['#7 flip by #8', 'flip', VERB],
+  ['#7 battlefield "Alice" flipped', 'flipped', 'storage.modifier.flipped.mtgr'],
+  ['#30 meld #31 by #32', 'meld', VERB],
+  ['#30 meld #31 by #32', '#31', 'variable.other.object.mtgr'],
+  ['#30 battlefield "Alice" back melded #31', 'melded', 'storage.modifier.melded.mtgr'],
 ];
 
 function findSpan(line, text, occurrence) {

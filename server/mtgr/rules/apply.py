@@ -14,6 +14,7 @@ from functools import singledispatch
 from mtgr.rules.mana import MANA_LINES, mana_step
 from mtgr.rules.state import (
     CASTING_STAGES,
+    DAY_NIGHT_ENTRY,
     GONE,
     PRIORITY_LINES,
     STEP_ORDER,
@@ -32,6 +33,7 @@ from mtgr.rules.state import (
     after_priority,
     casting_stage,
     ends_untap_step,
+    keyframe_entry,
     loyalty_cost_of,
     step_places,
     trigger_place,
@@ -123,6 +125,8 @@ def is_event_after_end(state: GameState, statement: t.Statement) -> bool:
         t.Sideboard,
         t.JudgeEvent,
     )
+    if isinstance(statement, (t.Designation, t.DayNight, t.Venture)):
+        return not keyframe_entry(state, statement)  # entries of a keyframe (0060, 0063)
     return not isinstance(statement, (*quiet, t.SnapshotObject, t.SnapshotPlayer))
 
 
@@ -138,8 +142,10 @@ def _state_based_actions_checked(state: GameState) -> GameState:
         if player.loses is not None:
             state = state.with_player(replace(player, loses=None))
     for obj in state.watched_objects():
-        if obj.loyalty_gone is not None or obj.deathtouch is not None:
-            state.objects[obj.number] = replace(obj, loyalty_gone=None, deathtouch=None)
+        if obj.loyalty_gone is not None or obj.deathtouch is not None or obj.kept_by_legend:
+            state.objects[obj.number] = replace(
+                obj, loyalty_gone=None, deathtouch=None, kept_by_legend=None
+            )
     return replace(state, sba_due=False)
 
 
@@ -348,6 +354,13 @@ def _moved(
         damage=obj.damage if stays else 0,
         deathtouch=obj.deathtouch if stays else None,
         loyalty_gone=obj.loyalty_gone if stays else None,
+        kept_by_legend=obj.kept_by_legend if stays else None,
+        ring_bearer=obj.ring_bearer if stays else False,
+        targets=obj.targets if stays else (),  # chosen anew when it is cast again (CR 400.7)
+        half=None,
+        adventure=False,
+        flipped=obj.flipped if stays else False,  # CR 710.4
+        melded_with=obj.melded_with if stays else None,
         face_down=face_down if new_zone in ("battlefield", "exile", "stack") else False,
         # the front face, except on the stack and the battlefield (CR 712.8a)
         back_face=back_face if new_zone in ("battlefield", "stack") else False,
@@ -358,6 +371,7 @@ def _moved(
         last_moved=line,
         entered_moment=obj.entered_moment if stays else state.moment,
         damaged_moment=obj.damaged_moment if stays else None,
+        damaged_by=obj.damaged_by if stays else None,
         controlled_since=obj.controlled_since
         if stays
         else state.turn.line
@@ -376,7 +390,64 @@ def _moved(
     if not stays:
         state = _detach(state, obj.number)
         state = _end_effects_of(state, obj, left_battlefield=obj.zone == "battlefield")
+        if obj.melded_with is not None:
+            state = _unmeld(state, obj.melded_with, new_zone, line)
     return state
+
+
+def _unmeld(state: GameState, number: int, zone: str, line: LineId) -> GameState:
+    """A melded permanent left the battlefield: its other card goes to the same zone, as a
+    card of its own (CR 712.21, 400.7); into a library, at no known position."""
+    card = state.obj(number)
+    if card is None or card.melded_into is None:
+        return state
+    card = replace(
+        card,
+        zone=zone,
+        melded_into=None,
+        gone_by=None,
+        last_moved=line,
+        entered_moment=state.moment,
+    )
+    state = state.with_object(card)
+    return _track(state, card, None) if zone == "library" else state
+
+
+def _meld(
+    state: GameState, number: int, other: int, controller: str | None, line: LineId
+) -> GameState:
+    """Two cards become one permanent, #number, back face up (CR 701.42a, 712.4a); the other
+    card is part of it until it leaves the battlefield."""
+    first, second = state.obj(number), state.obj(other)
+    if first is None or second is None or first is second:
+        return state  # O201, O233
+    if any(
+        o.kind is not ObjectKind.CARD or o.melded_with or o.melded_into for o in (first, second)
+    ):
+        return state  # they stay where they are (CR 701.42c, O233)
+    state = _untrack(state, second)
+    if second.number in state.stack:
+        state = replace(state, stack=tuple(n for n in state.stack if n != second.number))
+    state = _detach(state, second.number)
+    state = _end_effects_of(state, second, left_battlefield=second.zone == "battlefield")
+    gone_by = f"melded into #{number}"
+    melded = replace(
+        _out_of_combat(second),
+        zone=GONE,
+        gone_by=gone_by,
+        melded_into=number,
+        last_moved=line,
+        controller=None,
+        tapped=False,
+        counters=(),
+        damage=0,
+    )
+    state = state.with_object(melded)
+    if first.zone != "battlefield":
+        what = f"melded with #{other}"
+        state = _moved(state, first, "battlefield", line, what, controller=controller)
+    entered = state.objects[number]
+    return state.with_object(replace(entered, back_face=True, melded_with=other))
 
 
 def _end_effects_of(state: GameState, obj: GameObject, *, left_battlefield: bool) -> GameState:
@@ -487,7 +558,9 @@ def _remove_damage(state: GameState) -> GameState:
         if obj.damage:
             state.objects[obj.number] = replace(obj, damage=0, damaged_moment=None)
     keep = frozenset(
-        o.number for o in state.watched_objects() if o.damage or o.loyalty_gone is not None
+        o.number
+        for o in state.watched_objects()
+        if o.damage or o.loyalty_gone is not None or o.kept_by_legend is not None
     )
     return replace(state, watched=keep) if keep != state.watched else state
 
@@ -517,7 +590,7 @@ def _end_control(state: GameState, ends: Callable[[ControlEffect], bool]) -> Gam
             i -= 1
         updated = replace(obj, control_effects=tuple(effects), controller=controller)
         if controller != obj.controller:
-            updated = _out_of_combat(updated)
+            updated = replace(_out_of_combat(updated), ring_bearer=False)  # CR 701.54a
         state = state.with_object(updated)
     return state
 
@@ -850,7 +923,25 @@ def _leave_game(state: GameState, name: str, line: LineId) -> GameState:
         elif obj.controller == name and obj.zone == "battlefield":
             objects[number] = replace(obj, controller=obj.owner)
     stack = tuple(n for n in state.stack if objects[n].zone == "stack")
-    return replace(state, stack=stack)
+    state = replace(state, stack=stack)
+    if name in (state.monarch, state.initiative):
+        heir = _heir(state, name)
+        if state.monarch == name:
+            state = replace(state, monarch=heir)
+        if state.initiative == name:
+            state = replace(state, initiative=heir)
+    return state
+
+
+def _heir(state: GameState, leaving: str) -> str | None:
+    """Who becomes the monarch or takes the initiative as its holder leaves the game: the
+    active player, or when they are the one leaving, the next player in turn order
+    (CR 725.4, 726.4)."""
+    active = state.turn.player
+    if active is not None and active != leaving and active in state.alive():
+        return active
+    heir = state.next_player(active or leaving)
+    return heir if heir != leaving else None
 
 
 @_apply.register
@@ -1029,7 +1120,7 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
     face_down = any(m.value == "face-down" for m in statement.modes)  # CR 708.4
     if statement.split_second is not None:
         state = replace(state, split_second=state.split_second | {obj.number})
-    return _moved(
+    state = _moved(
         state,
         obj,
         "stack",
@@ -1039,6 +1130,12 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
         face_down=face_down,
         back_face=statement.back is not None,  # CR 712.11a, 712.11b
     )
+    adventure = any(m.value == "adventure" for m in statement.modes)  # CR 715.3
+    if statement.half is None and not adventure:
+        return state
+    cast = state.objects[obj.number]
+    half = statement.half.value if statement.half is not None else None
+    return state.with_object(replace(cast, half=half, adventure=adventure))
 
 
 def _commander_cast(state: GameState, commander: int, caster: str) -> GameState:
@@ -1132,7 +1229,26 @@ def _(statement: t.Transform, state: GameState, line: LineId) -> GameState:
     obj = _named(
         _object(state, statement.subject.number, line, "battlefield", None), statement.name
     )
+    if obj.melded_with is not None:
+        return state  # a melded permanent does not transform (CR 712.4c, O233)
     return state.with_object(replace(obj, back_face=not obj.back_face))
+
+
+@_apply.register
+def _(statement: t.Meld, state: GameState, line: LineId) -> GameState:
+    controller = _controller_of(state, _cause_object(statement))
+    if controller is None and isinstance(statement.cause, t.Cause):
+        agent = statement.cause.agent
+        controller = agent.name if isinstance(agent, t.PlayerRef) else None
+    return _meld(state, statement.subject.number, statement.other.number, controller, line)
+
+
+@_apply.register
+def _(statement: t.Flip, state: GameState, line: LineId) -> GameState:
+    obj = state.obj(statement.subject.number)
+    if obj is None or obj.zone != "battlefield":
+        return state  # O232
+    return state.with_object(replace(obj, flipped=True))
 
 
 @_apply.register
@@ -1158,6 +1274,10 @@ def _(statement: t.Regenerate, state: GameState, line: LineId) -> GameState:
 def _(statement: t.Designation, state: GameState, line: LineId) -> GameState:
     name = statement.subject.name
     verb = statement.verb.value
+    if keyframe_entry(state, statement):
+        state = replace(state, keyframe_players=state.keyframe_players | {(name, verb)})
+        if state.stage is not Stage.GAP:
+            return state
     if verb == "monarch":
         return replace(state, monarch=name)
     if verb == "initiative":
@@ -1170,9 +1290,78 @@ def _(statement: t.Designation, state: GameState, line: LineId) -> GameState:
 @_apply.register
 def _(statement: t.DayNight, state: GameState, line: LineId) -> GameState:
     value = statement.verb.value
+    if keyframe_entry(state, statement):
+        state = replace(state, keyframe_players=state.keyframe_players | {DAY_NIGHT_ENTRY})
+        if state.stage is not Stage.GAP:
+            return state
+        return replace(state, day_night=value)
     if statement.cause is None:
         return replace(state, day_night=value, day_night_due=None)
     return replace(state, day_night=value)
+
+
+@_apply.register
+def _(statement: t.LegendChoice, state: GameState, line: LineId) -> GameState:
+    obj = state.obj(statement.kept.number)
+    if obj is None or obj.zone != "battlefield":
+        return state  # O227
+    state = _watch(state.with_object(replace(obj, kept_by_legend=line)), obj.number)
+    return replace(state, sba_due=True)  # the choice lasts until priority (decision 0061.4)
+
+
+@_apply.register
+def _(statement: t.RingTempts, state: GameState, line: LineId) -> GameState:
+    player = state.player(statement.subject.name)
+    if player is None:
+        return state
+    if keyframe_entry(state, statement):  # P's temptations and Ring-bearer (decision 0062.6)
+        seen = state.keyframe_players | {(player.name, "ring-bearer")}
+        state = replace(state, keyframe_players=seen)
+        if state.stage is not Stage.GAP:
+            return state
+        tempted = statement.tempted.value if statement.tempted is not None else 1
+        player = replace(player, ring_tempted=tempted - 1)
+    previous = state.obj(player.ring_bearer) if player.ring_bearer is not None else None
+    if previous is not None and previous.ring_bearer:
+        state = state.with_object(replace(previous, ring_bearer=False))
+    bearer = state.obj(statement.bearer.number) if statement.bearer is not None else None
+    if bearer is not None and bearer.zone == "battlefield":
+        state = state.with_object(replace(bearer, ring_bearer=True))
+    else:
+        bearer = None
+    tempted = replace(
+        player,
+        ring_tempted=player.ring_tempted + 1,
+        ring_bearer=bearer.number if bearer is not None else None,
+    )
+    return state.with_player(tempted)
+
+
+@_apply.register
+def _(statement: t.Venture, state: GameState, line: LineId) -> GameState:
+    name = statement.subject.name
+    if keyframe_entry(state, statement):
+        state = replace(state, keyframe_players=state.keyframe_players | {(name, "venture")})
+        if state.stage is not Stage.GAP:
+            return state
+    player = state.player(name)
+    if player is None:
+        return state
+    return state.with_player(replace(player, venture_room=statement.room.value))
+
+
+@_apply.register
+def _(statement: t.Complete, state: GameState, line: LineId) -> GameState:
+    obj = state.obj(statement.subject.number)
+    if obj is None or state.dungeon_of(obj.owner or "") is not obj:
+        return state  # O230: not a dungeon
+    gone_by = "removed from the game as its dungeon was completed"
+    state = state.with_object(replace(obj, zone=GONE, last_moved=line, gone_by=gone_by))
+    player = state.player(obj.owner or "")
+    if player is None:
+        return state
+    completed = replace(player, venture_room=None, dungeons_completed=player.dungeons_completed + 1)
+    return state.with_player(completed)
 
 
 @_apply.register
@@ -1225,6 +1414,8 @@ def _(statement: t.Leave, state: GameState, line: LineId) -> GameState:
         face_down=obj.face_down and zone == "battlefield",
         back_face=obj.back_face and zone == "battlefield",  # CR 712.13
     )
+    if obj.adventure and verb == "resolve" and zone == "exile":  # on an adventure (715.3d)
+        state = state.with_object(replace(state.objects[obj.number], adventure=True))
     state = _enter_in_combat(state, obj.number, statement.combat, tapped)
     if statement.attached is not None and zone == "battlefield":
         state = _attached(state, obj.number, statement.attached)  # an Aura spell (CR 608.3c)
@@ -1306,6 +1497,7 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
                     damage=target.damage + amount,
                     deathtouch=touched,
                     damaged_moment=state.moment,
+                    damaged_by=source,
                 )
             )
             state = _watch(state, target.number)
@@ -1376,6 +1568,8 @@ def _(statement: t.ObjectCounters, state: GameState, line: LineId) -> GameState:
     kind = statement.counter.value
     delta = statement.delta.value
     counters = _counters(obj.counters, kind, delta)
+    if kind == "-1/-1" and 0 < delta <= obj.damage and _damage_as_counters(state, obj, statement):
+        obj = replace(obj, damage=obj.damage - delta)  # wither or infect (decision 0060.5)
     gone = obj.loyalty_gone
     if kind == "loyalty" and delta < 0 and obj.counter(kind) > 0 and not dict(counters).get(kind):
         gone = line  # its last loyalty counter (CR 704.5i)
@@ -1385,6 +1579,13 @@ def _(statement: t.ObjectCounters, state: GameState, line: LineId) -> GameState:
     if delta < 0 and kind in ("loyalty", "defense"):
         state = _settle(state, obj.number, _cause_object(statement), -delta)
     return _note_opening_action(state, statement)
+
+
+def _damage_as_counters(state: GameState, obj: GameObject, statement: t.Statement) -> bool:
+    """-1/-1 counters put by the source of the damage just marked, in the same step: the
+    damage of a source with wither or infect, dealt as counters and not marked (CR 120.3d)."""
+    source = _cause_object(statement)
+    return source is not None and obj.damaged_by == source and obj.damaged_moment == state.moment
 
 
 @_apply.register
@@ -1449,7 +1650,7 @@ def _(statement: t.Control, state: GameState, line: LineId) -> GameState:
         state = replace(state, control_changed=state.control_changed | {obj.number})
     updated = replace(obj, controller=controller, control_effects=effects)
     if controller != obj.controller:
-        updated = _out_of_combat(updated)  # CR 506.4
+        updated = replace(_out_of_combat(updated), ring_bearer=False)  # CR 506.4, 701.54a
     return state.with_object(updated)
 
 
@@ -1681,8 +1882,21 @@ def _settle_gap(state: GameState, line: LineId) -> GameState:
         listed = (player.name, "library") in state.keyframe_players
         size = player.library.size if listed else None
         players.append(replace(player, library=Library(size, top, bottom)))
+    listed = state.keyframe_players
+    for i, player in enumerate(players):  # designations the keyframe leaves out (0060)
+        blessed = (player.name, "citys-blessing") in listed
+        if player.citys_blessing != blessed:
+            players[i] = player = replace(player, citys_blessing=blessed)
+        if player.venture_room is not None and (player.name, "venture") not in listed:
+            players[i] = player = replace(player, venture_room=None)  # decision 0063 item 4
+        if player.ring_tempted and (player.name, "ring-bearer") not in listed:
+            players[i] = replace(player, ring_tempted=0, ring_bearer=None)  # decision 0062.6
+    monarch, initiative = state.monarch, state.initiative
     return replace(
         state,
+        monarch=monarch if (monarch or "", "monarch") in listed else None,
+        initiative=initiative if (initiative or "", "initiative") in listed else None,
+        day_night=state.day_night if DAY_NIGHT_ENTRY in listed else None,
         stack=stack,
         stage=stage,
         gap_line=None,
@@ -1710,14 +1924,18 @@ def _(statement: t.SnapshotObject, state: GameState, line: LineId) -> GameState:
         owner=owner,
         face_down=statement.face_down is not None,
         back_face=statement.back is not None,
+        flipped=statement.flipped is not None and zone == "battlefield",
         zone=zone,
         controller=(controller or obj.owner) if zone in ("battlefield", "stack") else None,
         tapped=statement.tapped is not None,
         counters=counters,
+        damage=statement.damage.value if statement.damage and zone == "battlefield" else 0,
     )
     if obj.zone != zone:
         updated = replace(updated, entered_moment=state.moment)
     state = state.with_object(updated)
+    if updated.damage:
+        state = _watch(state, number)
     if zone == "stack" and number not in state.stack:
         state = replace(state, stack=(*state.stack, number))
     if zone == "library":
@@ -1727,6 +1945,8 @@ def _(statement: t.SnapshotObject, state: GameState, line: LineId) -> GameState:
     if statement.phased_out is not None and zone == "battlefield":
         phased = _phased(state.objects[number], True, indirectly=False)
         state = replace(state.with_object(phased), phased=state.phased | {number})
+    if statement.melded is not None and zone == "battlefield":
+        state = _meld(state, number, statement.melded.number, updated.controller, line)
     return state
 
 

@@ -24,6 +24,8 @@ ZONES = ("library", "hand", "graveyard", "battlefield", "stack", "exile", "comma
 OWNED_ZONES = frozenset({"library", "hand", "graveyard"})
 PUBLIC_ZONES = frozenset({"graveyard", "battlefield", "stack", "exile", "command"})
 GONE = "gone"  # a token off the battlefield, a copy off the stack, a resolved ability
+# how GameState.keyframe_players records a keyframe's `day` or `night` entry (decision 0060)
+DAY_NIGHT_ENTRY = ("", "day-night")
 
 
 # Lines that come only after a player received priority, so after state-based actions were
@@ -43,6 +45,12 @@ def after_priority(state: GameState, statement: t.Statement) -> bool:
         agent = statement.cause.agent
         return not (isinstance(agent, t.ObjectRef) and agent.number == state.resolving)
     return True
+
+
+def keyframe_entry(state: GameState, statement: t.Statement) -> bool:
+    """A designation or day and night without cause inside a keyframe is one of its entries
+    (decision 0060 item 2), not an event."""
+    return state.in_keyframe is not None and statement.cause is None
 
 
 def ends_untap_step(statement: t.Statement) -> bool:
@@ -119,10 +127,23 @@ class GameObject:
     damage: int = 0
     deathtouch: LineId | None = None  # dealt damage by a source with deathtouch (0027)
     loyalty_gone: LineId | None = None
+    # the player chose it to keep under the legend rule in the state-based actions still
+    # being performed (decision 0061, CR 704.5j)
+    kept_by_legend: LineId | None = None
+    ring_bearer: bool = False  # its controller's Ring-bearer (decision 0062, CR 701.54a)
     # phased out (decision 0025, CR 702.26): under whose control, directly or with what it
     # is attached to, and whether its controller's untap step this turn must phase it in
     face_down: bool = False  # a face-down spell, permanent or exiled card (decision 0028)
     back_face: bool = False  # a double-faced card with its back face up (decision 0029)
+    # split, flip and adventurer cards (decision 0064): the half of a split card cast, while
+    # on the stack; cast as an Adventure, or on an adventure in exile after resolving; flipped
+    half: str | None = None
+    adventure: bool = False
+    flipped: bool = False
+    # a melded permanent (decision 0065): on the permanent, the other card of its meld pair;
+    # on that other card, the permanent it is part of while it stays on the battlefield
+    melded_with: int | None = None
+    melded_into: int | None = None
     phased_out: bool = False
     phased_under: str | None = None
     phased_indirectly: bool = False
@@ -134,6 +155,7 @@ class GameObject:
     # (CR 302.6); None: not known (a keyframe, a gap) or not on the battlefield
     controlled_since: LineId | None = None
     damaged_moment: LineId | None = None  # GameState.moment when damage was last marked
+    damaged_by: int | None = None  # the source of the damage last marked (decision 0060)
     # a spell's or ability's targets as they stood when chosen: (object number, its zone, its
     # last move) or (player name, None, None); a target is illegal once that changed (608.2b)
     targets: tuple[tuple[int | str, str | None, LineId | None], ...] = ()
@@ -183,6 +205,13 @@ class PlayerState:
     loses: tuple[str, LineId] | None = None
     lands_played: int = 0
     citys_blessing: bool = False  # for the rest of the game (decision 0026)
+    # how often the Ring tempted the player and their Ring-bearer (decision 0062, CR 701.54)
+    ring_tempted: int = 0
+    ring_bearer: int | None = None
+    # the room of their dungeon their venture marker is in, and the dungeons they completed
+    # (decision 0063, CR 309.4, 309.7)
+    venture_room: str | None = None
+    dungeons_completed: int = 0
     kept_line: LineId | None = None
 
     def counter(self, kind: str) -> int:
@@ -517,6 +546,19 @@ class GameState:
         """The permanents phased out, by number."""
         found = (self.objects.get(n) for n in sorted(self.phased))
         return [o for o in found if o is not None and o.phased_out]
+
+    def dungeon_of(self, player: str) -> GameObject | None:
+        """The dungeon a player owns in the command zone (CR 309.3): a card there that is not
+        a commander (decision 0063 item 1)."""
+        for obj in self.objects.values():
+            if (
+                obj.zone == "command"
+                and obj.owner == player
+                and obj.kind is ObjectKind.CARD
+                and obj.number not in self.commanders
+            ):
+                return obj
+        return None
 
     def attachments_of(self, host: int | str) -> list[GameObject]:
         """What is attached to a permanent or player, by number."""
