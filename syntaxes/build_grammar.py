@@ -505,7 +505,18 @@ def build(peg_text: str) -> Json:
             match(START, verb(OBJECT_VERBS), END),
             *(
                 match(START, keyword(w), END)
-                for w in ("of", "as", "from", "on", "until", "life", "tax", "owner", "combat", "half")
+                for w in (
+                    "of",
+                    "as",
+                    "from",
+                    "on",
+                    "until",
+                    "life",
+                    "tax",
+                    "owner",
+                    "combat",
+                    "half",
+                )
             ),
             *(match(START, tok(f"storage.modifier.{w}{S}", w), END) for w in MODIFIERS),
             {"include": "#cause"},
