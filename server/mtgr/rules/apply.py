@@ -356,7 +356,9 @@ def _moved(
         loyalty_gone=obj.loyalty_gone if stays else None,
         kept_by_legend=obj.kept_by_legend if stays else None,
         ring_bearer=obj.ring_bearer if stays else False,
-        targets=obj.targets if stays else (),  # chosen anew when it is cast again (CR 400.7)
+        # chosen anew when it is cast again (CR 400.7); kept as a spell leaves the stack, for
+        # the rest of its resolution (CR 608.2b, K344)
+        targets=obj.targets if stays or obj.zone == "stack" else (),
         half=None,
         adventure=False,
         flipped=obj.flipped if stays else False,  # CR 710.4
