@@ -194,6 +194,11 @@ OBJECT_VERBS = [
     "regenerate",
     "transform",
     "convert",
+    "stays",
+    "leaves",
+    "complete",  # a dungeon completed (decision 0063)
+    "flip",  # a flip card flips (decision 0064)
+    "meld",  # a meld pair melds (decision 0065)
 ]
 PLAYER_VERBS = [
     "draw",
@@ -212,6 +217,10 @@ PLAYER_VERBS = [
     "initiative",
     "citys-blessing",
     "sideboard",
+    "mana",
+    "choose",  # the legend rule's choice (decision 0061)
+    "ring-bearer",  # the Ring tempts a player (decision 0062)
+    "venture",  # venturing into the dungeon (decision 0063)
 ]
 STRUCTURE = [
     "mtgr",
@@ -252,6 +261,11 @@ MODIFIERS = [
     "face-down",
     "face-up",
     "back",
+    "split-second",
+    "double-strike",
+    "trample",
+    "flipped",  # a keyframe entry's flipped permanent (decision 0064)
+    "melded",  # a keyframe entry's melded permanent (decision 0065)
 ]  # storage.modifier.<word>
 KEYWORDS = [
     "of",
@@ -275,6 +289,10 @@ KEYWORDS = [
     "backup",
     "allow",
     "owner",
+    "combat",
+    "damage",  # the damage marked, in a keyframe entry (decision 0060)
+    "half",  # the half of a split card cast (decision 0064)
+    "tempted",  # a keyframe entry's count of the Ring's temptations (decision 0062)
 ]
 CONSTANTS = ["sba", "all"]  # constant.language.<word>
 
@@ -482,10 +500,23 @@ def build(peg_text: str) -> Json:
             ),
             match(START, keyword("life"), WS, number(), END),
             match(START, keyword("tax"), WS, number(), END),  # a commander's tax (0031)
+            # a keyframe entry's `damage K` (decision 0060), not a damage event's `damage K ->`
+            match(START, keyword("damage"), WS, number(), END, f"(?!{WS}->)"),
             match(START, verb(OBJECT_VERBS), END),
             *(
                 match(START, keyword(w), END)
-                for w in ("of", "as", "from", "on", "until", "life", "tax", "owner")
+                for w in (
+                    "of",
+                    "as",
+                    "from",
+                    "on",
+                    "until",
+                    "life",
+                    "tax",
+                    "owner",
+                    "combat",
+                    "half",
+                )
             ),
             *(match(START, tok(f"storage.modifier.{w}{S}", w), END) for w in MODIFIERS),
             {"include": "#cause"},
@@ -523,6 +554,7 @@ def build(peg_text: str) -> Json:
                 word(f"storage.modifier.cast-mode{S}", peg_words(tokens, "cast_mode")),
                 END,
             ),
+            match(START, keyword("half"), WS, card(), END),  # decision 0064
             "object-phrase",
         ],
     )
@@ -581,12 +613,17 @@ def build(peg_text: str) -> Json:
                 f"{END})?",
             ),
             {"include": "#deck"},
+            # `venture "Room"` (decision 0063): the room's name
+            match(START, verb(["venture"]), WS, text(), END),
+            # `ring-bearer #M tempted K` in a keyframe (decision 0062)
+            match(START, keyword("tempted"), f"(?:{WS}", number(), ")?", END),
             match(START, verb(PLAYER_VERBS), END),
             {"include": "#cause"},
             {"include": "#replacement"},
             {"include": "#object"},
             {"include": "#number"},
             {"include": "#signed"},
+            {"include": "#mana"},  # `"P" mana {G}` (decision 0071)
             {"include": "#misplaced-string"},
             {"include": "#invalid"},
         ]

@@ -186,6 +186,21 @@ SNIPPETS = [
     "#13 transform by #13\n",
     "#15 play back tapped\n",
     "#9 cast back\n",
+    # decisions 0060 to 0062: keyframe damage and designations, the legend rule, the Ring
+    'keyframe\n#13 battlefield "Alice" damage 2\n"Alice" monarch\nday\nend\n',
+    '"Alice" choose #13 by sba\n',
+    '#45 new emblem "The Ring" command "Alice" by #9\n"Alice" ring-bearer #13 by #9\n',
+    '"Bob" ring-bearer by #9\n',
+    'keyframe\n"Alice" ring-bearer #13 tempted 2\nend\n',
+    '#46 new card "Undercity" command "Alice" by #9\n"Alice" venture "Secret Entrance" by #9\n',
+    "#46 complete by sba\n",
+    'keyframe\n"Alice" venture "Forge"\nend\n',
+    '#9 cast half "Ice"\n',
+    "#9 cast adventure\n#9 resolve -> exile\n",
+    "#13 flip by #13\n",
+    'keyframe\n#13 battlefield "Alice" flipped\nend\n',
+    "#13 meld #2 by #9\n",
+    '#13 move battlefield -> graveyard by sba\nkeyframe\n#13 battlefield "Alice" back melded #2\nend\n',
 ]
 
 

@@ -41,12 +41,21 @@ FORMS: dict[str, tuple[str, type]] = {
     "designation_trigger_phrase": ("#60 trigger of monarch", t.AbilityOf),
     "designation_phrase": ('"Alice" monarch by #40', t.Designation),
     "day_night_statement": ("night", t.DayNight),
+    "legend_choice_phrase": ('"Alice" choose #8 by sba', t.LegendChoice),
+    "ring_phrase": ('"Alice" ring-bearer #30 by #29', t.RingTempts),
+    "venture_phrase": ('"Alice" venture "Secret Entrance" by #40', t.Venture),
+    "complete_phrase": ("#41 complete by sba", t.Complete),
+    "flip_phrase": ("#7 flip by #8", t.Flip),
+    "meld_phrase": ("#30 meld #31 by #32", t.Meld),
     "snapshot_object_phrase": (
-        '#41 battlefield "Alice" tapped attached #7 phased-out counters 3 loyalty',
+        '#41 battlefield "Alice" tapped attached #7 phased-out damage 2 counters 3 loyalty',
         t.SnapshotObject,
     ),
     "draw_phrase": ('"Alice" draw #15 "Leyline of the Void" by #8', t.Draw),
     "life_phrase": ('"Bob" life -2 by #30', t.Life),
+    "mana_phrase": ('"Alice" mana {G} by #5', t.ManaAdded),
+    "stays_tapped_phrase": ("#12 stays tapped by #40", t.StaysTapped),
+    "leaves_combat_phrase": ("#7 leaves combat by #20", t.LeavesCombat),
     "player_counters_phrase": ('"Bob" counters +1 poison by #30', t.PlayerCounters),
     "search_phrase": ('"Alice" search library "Bob" by #50', t.LibraryAction),
     "shuffle_phrase": ('"Alice" shuffle library by #50', t.LibraryAction),
@@ -381,3 +390,39 @@ def test_replacement_on_every_event_and_searches_of_any_zone() -> None:
     assert search.owner is not None and search.owner.name == "Bob"
     shuffle = parse_line('"Bob" shuffle library by #1').statement
     assert isinstance(shuffle, t.LibraryAction) and shuffle.zone is None
+
+
+def test_the_forms_of_decisions_0060_to_0065_carry_their_parts() -> None:
+    """Decisions 0060 to 0065: damage, the legend kept, the Ring-bearer, rooms, halves, meld."""
+    entry = parse_line('#41 battlefield "Alice" damage 2').statement
+    assert isinstance(entry, t.SnapshotObject)
+    assert entry.damage == t.Number(2, t.Span(31, 32))
+    choice = parse_line('"Alice" choose #8 by sba').statement
+    assert isinstance(choice, t.LegendChoice)
+    assert choice.kept == t.ObjectRef(8, t.Span(15, 17))
+    assert isinstance(choice.cause, t.Cause) and isinstance(choice.cause.agent, t.Sba)
+    ring = parse_line('"Alice" ring-bearer by #29').statement
+    assert isinstance(ring, t.RingTempts) and ring.bearer is None
+    assert [r.span.start for r in ring.references] == [0, 23]
+    unkept = parse_line('"Alice" choose #8')
+    assert unkept.error is not None and unkept.error.span == t.Span(17, 17)
+    venture = parse_line('"Alice" venture "Trapped Entry" by #40').statement
+    assert isinstance(venture, t.Venture)
+    assert venture.room == t.Text("Trapped Entry", t.Span(16, 31))
+    roomless = parse_line('"Alice" venture by #40')
+    assert roomless.error is not None and roomless.error.span == t.Span(16, 18)
+    split = parse_line('#5 "Fire // Ice" cast from graveyard half "Ice" flashback').statement
+    assert isinstance(split, t.Cast)
+    assert split.half == t.Text("Ice", t.Span(42, 47))
+    assert [m.value for m in split.modes] == ["flashback"]
+    flipped = parse_line('#7 battlefield "Alice" flipped tapped').statement
+    assert isinstance(flipped, t.SnapshotObject)
+    assert flipped.flipped == t.Word("flipped", t.Span(23, 30))
+    melded = parse_line('#30 battlefield "Alice" back melded #31').statement
+    assert isinstance(melded, t.SnapshotObject)
+    assert melded.melded == t.ObjectRef(31, t.Span(36, 39))
+    assert [r.span.start for r in melded.references] == [0, 16, 36]
+    entry = parse_line('"Bob" ring-bearer #7 tempted 2').statement
+    assert isinstance(entry, t.RingTempts)
+    assert entry.tempted == t.Number(2, t.Span(29, 30))
+    assert entry.cause is None

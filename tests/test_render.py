@@ -311,3 +311,21 @@ def test_battlefield_rows_come_from_what_the_record_shows() -> None:
         "Grizzly Bears",
     ]
     assert rows('#3 attack "Bob"')["creatures"] == ["Grizzly Bears"]
+
+
+def test_designations_and_card_halves_reach_the_board() -> None:
+    """Decisions 0062 to 0065: a player's designations and an object's halves, flips and
+    melds are badges of the board, as every picture draws them."""
+    path = ROOT / "examples" / "ring-dungeon-meld-and-card-halves.mtgr"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    record = Record.check(path.read_text(encoding="utf-8"))
+    stomp = record.board(lines.index("#24 cast adventure // Stomp (decision 0064)") + 1)
+    [adventure] = [c for c in stomp.stack if c.number == 24]
+    assert "Adventure" in adventure.marks
+    board = record.board(len(lines))
+    alice = board.player("Alice")
+    assert alice is not None
+    assert {"initiative", "tempted 1", "in Secret Entrance"} <= set(alice.marks)
+    permanents = {c.number: c for row in alice.battlefield for c in row.cards}
+    assert "melded with #22" in permanents[21].marks
+    assert 22 not in permanents

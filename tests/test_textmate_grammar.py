@@ -127,7 +127,7 @@ def token_rules() -> set[str]:
 
 
 def test_generated_lines_cover_every_token_of_the_peg() -> None:
-    items, used, rejected = corpus(3000, seed=5)
+    items, used, rejected = corpus(4000, seed=5)
     assert not token_rules() - used
     assert rejected < len(items), "the generator makes mostly lines the parser rejects"
 
@@ -164,7 +164,7 @@ def test_grammar_json_is_generated_from_the_script() -> None:
 
 
 def test_textmate_grammar(node_tests: Path, tmp_path: Path) -> None:
-    items, _, _ = corpus(3000, seed=5)
+    items, _, _ = corpus(4000, seed=5)
     lines = tmp_path / "corpus.json"
     lines.write_text(json.dumps(items), encoding="utf-8")
     done = run(["node", "--test"], node_tests, {"MTGR_GRAMMAR_CORPUS": str(lines)})

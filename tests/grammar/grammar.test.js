@@ -108,8 +108,22 @@ const TABLE = [
   ...[
     'draw #1', 'life -3 by #2', 'counters +1 poison by #2', 'search library by #2',
     'shuffle library by #2', 'roll d20 6', 'mulligan', 'keep', 'concede', 'lose by sba', 'win',
-    'library 40',
+    'library 40', 'mana {G} by #2',
   ].map((phrase) => [`"Bob" ${phrase}`, phrase.split(' ')[0], VERB]),
+  // mana added to a pool (decision 0071); an activation an effect allows (decision 0070)
+  ['"Alice" mana {B}{B}{B} by #9', '{B}{B}{B}', 'constant.language.mana.mtgr'],
+  ['#21 activate of #8 by #30', '#30', 'variable.other.object.mtgr'],
+  ['#4 cast split-second', 'split-second', 'storage.modifier.split-second.mtgr'],
+  ['#18 trigger of #6 by #17', '#17', 'variable.other.object.mtgr'],
+  ['#12 stays tapped by #40', 'stays', VERB],
+  ['#7 leaves combat by #20', 'leaves', VERB],
+  ['#7 leaves combat by #20', 'combat', 'keyword.other.combat.mtgr'],
+  ['#5 effect "x" until leaves', 'leaves', 'support.constant.duration.mtgr'],
+  ['#12 stays tapped by #40', 'tapped', 'storage.modifier.tapped.mtgr'],
+  ['#2 damage 1 -> #5 double-strike', 'double-strike', 'storage.modifier.double-strike.mtgr'],
+  ['#3 damage 3 -> "Bob" trample', 'trample', 'storage.modifier.trample.mtgr'],
+  ['#4 damage 5 -> "Bob" by #4', '#4', 'variable.other.object.mtgr', 1],
+  ['#4 cast from graveyard flashback split-second', 'split-second', 'storage.modifier.split-second.mtgr'],
 
   // zones and positions, the arrow
   ...['library', 'hand', 'graveyard', 'battlefield', 'stack', 'exile', 'command'].map(
@@ -209,6 +223,29 @@ const TABLE = [
   ['#1 move hand -> graveyard sba', 'sba', INVALID],
   ['#1 new flavor', 'flavor', INVALID],
   ['#1 move hand -> graveyard dash', 'dash', INVALID], // cast modes only after cast
+  // decisions 0060 to 0062: a keyframe's damage, the legend rule's choice, the Ring
+  ['#41 battlefield "Alice" tapped damage 2', 'damage', 'keyword.other.damage.mtgr'],
+  ['#41 battlefield "Alice" tapped damage 2', '2', 'constant.numeric.integer.mtgr'],
+  ['#20 damage 2 -> #41', 'damage', VERB],
+  ['"Alice" choose #8 by sba', 'choose', VERB],
+  ['"Alice" choose #8 by sba', '#8', 'variable.other.object.mtgr'],
+  ['"Alice" choose #8 by sba', 'sba', 'constant.language.sba.mtgr'],
+  ['"Alice" ring-bearer #30 by #29', 'ring-bearer', VERB],
+  ['"Alice" ring-bearer #30 by #29', '#30', 'variable.other.object.mtgr'],
+  ['"Bob" ring-bearer #7 tempted 2', 'tempted', 'keyword.other.tempted.mtgr'],
+  ['"Bob" ring-bearer #7 tempted 2', '2', 'constant.numeric.integer.mtgr'],
+  ['"Alice" monarch', 'monarch', VERB],
+  ['"Alice" venture "Secret Entrance" by #40', 'venture', VERB],
+  ['"Alice" venture "Secret Entrance" by #40', '"Secret Entrance"', TEXT],
+  ['#41 complete by sba', 'complete', VERB],
+  ['#5 "Fire // Ice" cast half "Ice"', 'half', 'keyword.other.half.mtgr'],
+  ['#5 "Fire // Ice" cast half "Ice"', '"Ice"', CARD],
+  ['#4 cast fuse', 'fuse', 'storage.modifier.cast-mode.mtgr'],
+  ['#7 flip by #8', 'flip', VERB],
+  ['#7 battlefield "Alice" flipped', 'flipped', 'storage.modifier.flipped.mtgr'],
+  ['#30 meld #31 by #32', 'meld', VERB],
+  ['#30 meld #31 by #32', '#31', 'variable.other.object.mtgr'],
+  ['#30 battlefield "Alice" back melded #31', 'melded', 'storage.modifier.melded.mtgr'],
 ];
 
 function findSpan(line, text, occurrence) {

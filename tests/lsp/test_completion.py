@@ -194,7 +194,8 @@ async def test_keyframe_entries_offer_zones_and_player_values(client: LanguageCl
     zones = labels(await complete_at(client, len(LINES), "#9 ", before=("keyframe",)))
     assert "battlefield" in zones and "tap" not in zones
     values = labels(await complete_at(client, len(LINES), '"Bob" ', before=("keyframe",)))
-    assert values == ["life", "library", "counters"]
+    designations = ["monarch", "initiative", "citys-blessing", "venture"]  # 0060, 0063
+    assert values == ["life", "library", "counters", *designations]
 
 
 async def test_after_a_game_ends_the_next_game_and_the_match_are_offered(
@@ -289,10 +290,38 @@ async def test_designations_emblems_and_day_night_are_offered(client: LanguageCl
     assert {"day", "night"} <= set(labels(await complete_at(client, AFTER_CAST, "")))
 
 
+async def test_legend_choice_ring_bearer_and_keyframe_entries_are_offered(
+    client: LanguageClient,
+) -> None:
+    """Decisions 0060 to 0062: `choose` and `ring-bearer` offer the player's own permanents;
+    a keyframe offers designations and, after a permanent's zone, `damage`."""
+    player = labels(await complete_at(client, AFTER_CAST, '"Alice" '))
+    assert {"choose", "ring-bearer"} <= set(player)
+    assert labels(await complete_at(client, AFTER_CAST, '"Alice" choose ')) == ["#9"]
+    assert labels(await complete_at(client, AFTER_CAST, '"Bob" choose ')) == []
+    assert labels(await complete_at(client, AFTER_CAST, '"Alice" ring-bearer ')) == ["#9", "by"]
+    in_keyframe = ("keyframe",)
+    entries = labels(await complete_at(client, AFTER_CAST, '"Alice" ', before=in_keyframe))
+    assert {"life", "monarch", "initiative", "citys-blessing"} <= set(entries)
+    parts = labels(
+        await complete_at(client, AFTER_CAST, '#9 battlefield "Alice" ', before=in_keyframe)
+    )
+    assert "damage" in parts and "phased-out" in parts
+    assert "venture" in player and "venture" in entries
+    assert "flipped" in parts and "melded" in parts  # decisions 0064, 0065
+    ring = '"Alice" ring-bearer #9 '
+    assert "tempted" in labels(await complete_at(client, AFTER_CAST, ring, before=in_keyframe))
+    cast = labels(await complete_at(client, AFTER_CAST, "#10 cast "))
+    assert {"half", "fuse"} <= set(cast)
+
+
 async def test_damage_offers_deathtouch_and_permanents_regenerate(client: LanguageClient) -> None:
-    """Decision 0027: `deathtouch` after what is damaged; `regenerate` for a permanent."""
+    """Decisions 0027 and 0073: `double-strike`, `trample` and `deathtouch` after what is
+    damaged; `regenerate` for a permanent; `split-second` after a cast; `mana` for a player."""
     damaged = labels(await complete_at(client, AFTER_CAST, "#9 damage 1 -> #9 "))
-    assert damaged == ["deathtouch", "replacement"]
+    assert damaged == ["double-strike", "trample", "deathtouch", "replacement"]
+    assert "split-second" in labels(await complete_at(client, AFTER_CAST, "#9 cast "))
+    assert "mana" in labels(await complete_at(client, AFTER_CAST, '"Alice" '))
     assert "regenerate" in labels(await complete_at(client, AFTER_CAST, "#9 "))
 
 

@@ -39,6 +39,13 @@ phase main
 #11 move hand -> battlefield face-down by #10
 #10 transform by #10
 #15 trigger of monarch
+#16 new emblem "The Ring" command "Alice" by #10
+"Alice" ring-bearer #9 by #10
+"Alice" choose #9 by sba
+#17 new card "Undercity" command "Alice" by #10
+"Alice" venture "Secret Entrance" by #10
+#9 flip by #10
+#8 meld #11 by #10
 game drawn
 game 2
 "Alice" sideboard in 2 "Duress"
@@ -305,6 +312,28 @@ async def test_designation_shows_on_the_player(client: LanguageClient) -> None:
     line = LINES.index('"Alice" monarch by #10')
     assert "the monarch" in await hover(client, line, '"Alice"', 1)
     assert "0026" in await hover(client, line, "monarch", 1)
+
+
+async def test_ring_and_legend_choice_show_on_the_player_and_permanent(
+    client: LanguageClient,
+) -> None:
+    """Decisions 0061 to 0063: the Ring's temptations, the Ring-bearer, the kept legend, the room."""
+    ring = LINES.index('"Alice" ring-bearer #9 by #10')
+    assert "tempted by the Ring once, Ring-bearer #9" in await hover(client, ring, '"Alice"', 1)
+    assert "Ring-bearer" in await hover(client, ring, "#9", 1)
+    assert "0062" in await hover(client, ring, "ring-bearer", 1)
+    kept = LINES.index('"Alice" choose #9 by sba')
+    assert "legend rule" in await hover(client, kept, "#9", 1)
+    assert "0061" in await hover(client, kept, "choose", 1)
+    venture = LINES.index('"Alice" venture "Secret Entrance" by #10')
+    assert 'venture marker in "Secret Entrance"' in await hover(client, venture, '"Alice"', 1)
+    assert "0063" in await hover(client, venture, "venture", 1)
+    flip = LINES.index("#9 flip by #10")
+    assert "0064" in await hover(client, flip, "flip", 1)
+    meld = LINES.index("#8 meld #11 by #10")
+    assert "melded: one permanent, cards #8 and #11" in await hover(client, meld, "#8", 1)
+    assert "0065" in await hover(client, meld, "meld", 1)
+    assert "one of the two cards of the melded permanent #8" in await hover(client, meld, "#11", 1)
 
 
 async def test_face_down_shows_on_the_permanent(client: LanguageClient) -> None:

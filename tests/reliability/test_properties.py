@@ -103,6 +103,12 @@ PIECES = [
     "judge",
     "missed-trigger",
     "allow D804",
+    "mana",
+    "{G}{G}",
+    "split-second",
+    "double-strike",
+    "trample",
+    "stays tapped",
 ]
 
 # ---- strategies -------------------------------------------------------------------------

@@ -59,7 +59,7 @@ class PlayerView:
     name: str
     life: int
     counters: tuple[tuple[str, int], ...]
-    marks: tuple[str, ...]  # lost, active player, perspective, (later: designations)
+    marks: tuple[str, ...]  # lost, active player, perspective, designations
     hand: tuple[CardView, ...]
     library: LibraryView
     graveyard: tuple[CardView, ...]
@@ -201,6 +201,17 @@ class _Viewer:
             marks.append("attacking")
         if obj.controller and obj.owner and obj.controller != obj.owner:
             marks.append(f"owned by {obj.owner}")
+        # split, adventurer, flip and meld cards, the Ring-bearer (decisions 0062 to 0065)
+        if obj.half is not None:
+            marks.append(f"as {obj.half}")
+        if obj.adventure:
+            marks.append("Adventure" if obj.zone == "stack" else "on an adventure")
+        if obj.flipped:
+            marks.append("flipped")
+        if obj.melded_with is not None:
+            marks.append(f"melded with #{obj.melded_with}")
+        if obj.ring_bearer:
+            marks.append("Ring-bearer")
         return tuple(marks)
 
     def _row(self, obj: GameObject) -> str:
@@ -254,6 +265,17 @@ class _Viewer:
             marks.append("active player")
         if self.state.perspective == player.name:
             marks.append("perspective")
+        state = self.state  # designations (decisions 0026, 0062, 0063)
+        if state.monarch == player.name:
+            marks.append("monarch")
+        if state.initiative == player.name:
+            marks.append("initiative")
+        if player.citys_blessing:
+            marks.append("city's blessing")
+        if player.ring_tempted:
+            marks.append(f"tempted {player.ring_tempted}")
+        if player.venture_room is not None:
+            marks.append(f"in {player.venture_room}")
         return tuple(marks)
 
 

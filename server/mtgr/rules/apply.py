@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import singledispatch
 
+from mtgr.rules.mana import MANA_LINES, mana_step
 from mtgr.rules.state import (
     CASTING_STAGES,
+    DAY_NIGHT_ENTRY,
     GONE,
     PRIORITY_LINES,
     STEP_ORDER,
@@ -31,8 +33,10 @@ from mtgr.rules.state import (
     after_priority,
     casting_stage,
     ends_untap_step,
+    keyframe_entry,
     loyalty_cost_of,
     step_places,
+    trigger_place,
 )
 from mtgr.rules.state import (
     evolve as replace,
@@ -44,11 +48,21 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
     first_after_end = state.after_end is None and is_event_after_end(state, statement)
     priority = state.sba_due and after_priority(state, statement)  # as the checks see it
     state = _before_any(state, statement)
+    if state.mana_pending is not None or isinstance(statement, MANA_LINES):
+        state = mana_step(state, statement)
     kind = type(statement)
     handler = _HANDLERS.get(kind)
     if handler is None:  # singledispatch's own lookup costs more than the walk can spare
         handler = _HANDLERS[kind] = _apply.dispatch(kind)
     state = handler(statement, state, line)
+    if (
+        state.triggers_put is not None
+        or state.triggers_tainted
+        or isinstance(statement, (t.AbilityOf, t.Target, t.Pay))
+    ):
+        state = _triggers_put(state, statement)
+    if state.split_second and isinstance(statement, (t.Leave, t.Move, t.Turn, t.PhaseOrStep)):
+        state = _split_second_left(state)
     state = _after_any(state, statement)
     if state.casting is not None or isinstance(statement, _OPENS_CASTING):
         state = _casting_step(state, statement, line)
@@ -59,6 +73,38 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
         if state.day_night_due is not None:
             state = replace(state, day_night_due=None)  # reported once (T423)
     return replace(state, after_end=line) if first_after_end else state
+
+
+def _triggers_put(state: GameState, statement: t.Statement) -> GameState:
+    """Follows a run of `trigger` lines, put on the stack together (decision 0074): a mode
+    chosen for one of them does not end the run, any other line does. A target or cost of
+    a triggered ability can set off others, which go on the stack in a later round
+    (603.3b): from there until a player has priority, runs are not followed."""
+    if isinstance(statement, t.AbilityOf) and statement.verb.value == "trigger":
+        place = None if state.triggers_tainted else trigger_place(state, statement)
+        return replace(state, triggers_put=place)
+    if isinstance(statement, t.Choose):
+        return state
+    tainted = state.triggers_tainted
+    if isinstance(statement, PRIORITY_LINES):
+        tainted = False
+    elif isinstance(statement, (t.Target, t.Pay)) and _is_trigger(state, statement.subject):
+        tainted = True
+    elif statement.cause is not None and isinstance(statement.cause.agent, t.ObjectRef):
+        agent = statement.cause.agent  # an action that pays a triggered ability's cost
+        tainted = tainted or (agent.number != state.resolving and _is_trigger(state, agent))
+    return replace(state, triggers_put=None, triggers_tainted=tainted)
+
+
+def _is_trigger(state: GameState, ref: t.ObjectRef) -> bool:
+    obj = state.obj(ref.number)
+    return obj is not None and obj.name is not None and obj.name.startswith("triggered ")
+
+
+def _split_second_left(state: GameState) -> GameState:
+    """Forgets the split second of spells no longer on the stack (decision 0072)."""
+    staying = frozenset(n for n in state.split_second if (o := state.obj(n)) and o.zone == "stack")
+    return replace(state, split_second=staying) if staying != state.split_second else state
 
 
 def is_event_after_end(state: GameState, statement: t.Statement) -> bool:
@@ -79,6 +125,8 @@ def is_event_after_end(state: GameState, statement: t.Statement) -> bool:
         t.Sideboard,
         t.JudgeEvent,
     )
+    if isinstance(statement, (t.Designation, t.DayNight, t.Venture)):
+        return not keyframe_entry(state, statement)  # entries of a keyframe (0060, 0063)
     return not isinstance(statement, (*quiet, t.SnapshotObject, t.SnapshotPlayer))
 
 
@@ -94,8 +142,10 @@ def _state_based_actions_checked(state: GameState) -> GameState:
         if player.loses is not None:
             state = state.with_player(replace(player, loses=None))
     for obj in state.watched_objects():
-        if obj.loyalty_gone is not None or obj.deathtouch is not None:
-            state.objects[obj.number] = replace(obj, loyalty_gone=None, deathtouch=None)
+        if obj.loyalty_gone is not None or obj.deathtouch is not None or obj.kept_by_legend:
+            state.objects[obj.number] = replace(
+                obj, loyalty_gone=None, deathtouch=None, kept_by_legend=None
+            )
     return replace(state, sba_due=False)
 
 
@@ -304,6 +354,15 @@ def _moved(
         damage=obj.damage if stays else 0,
         deathtouch=obj.deathtouch if stays else None,
         loyalty_gone=obj.loyalty_gone if stays else None,
+        kept_by_legend=obj.kept_by_legend if stays else None,
+        ring_bearer=obj.ring_bearer if stays else False,
+        # chosen anew when it is cast again (CR 400.7); kept as a spell leaves the stack, for
+        # the rest of its resolution (CR 608.2b, K344)
+        targets=obj.targets if stays or obj.zone == "stack" else (),
+        half=None,
+        adventure=False,
+        flipped=obj.flipped if stays else False,  # CR 710.4
+        melded_with=obj.melded_with if stays else None,
         face_down=face_down if new_zone in ("battlefield", "exile", "stack") else False,
         # the front face, except on the stack and the battlefield (CR 712.8a)
         back_face=back_face if new_zone in ("battlefield", "stack") else False,
@@ -314,6 +373,7 @@ def _moved(
         last_moved=line,
         entered_moment=obj.entered_moment if stays else state.moment,
         damaged_moment=obj.damaged_moment if stays else None,
+        damaged_by=obj.damaged_by if stays else None,
         controlled_since=obj.controlled_since
         if stays
         else state.turn.line
@@ -332,7 +392,64 @@ def _moved(
     if not stays:
         state = _detach(state, obj.number)
         state = _end_effects_of(state, obj, left_battlefield=obj.zone == "battlefield")
+        if obj.melded_with is not None:
+            state = _unmeld(state, obj.melded_with, new_zone, line)
     return state
+
+
+def _unmeld(state: GameState, number: int, zone: str, line: LineId) -> GameState:
+    """A melded permanent left the battlefield: its other card goes to the same zone, as a
+    card of its own (CR 712.21, 400.7); into a library, at no known position."""
+    card = state.obj(number)
+    if card is None or card.melded_into is None:
+        return state
+    card = replace(
+        card,
+        zone=zone,
+        melded_into=None,
+        gone_by=None,
+        last_moved=line,
+        entered_moment=state.moment,
+    )
+    state = state.with_object(card)
+    return _track(state, card, None) if zone == "library" else state
+
+
+def _meld(
+    state: GameState, number: int, other: int, controller: str | None, line: LineId
+) -> GameState:
+    """Two cards become one permanent, #number, back face up (CR 701.42a, 712.4a); the other
+    card is part of it until it leaves the battlefield."""
+    first, second = state.obj(number), state.obj(other)
+    if first is None or second is None or first is second:
+        return state  # O201, O233
+    if any(
+        o.kind is not ObjectKind.CARD or o.melded_with or o.melded_into for o in (first, second)
+    ):
+        return state  # they stay where they are (CR 701.42c, O233)
+    state = _untrack(state, second)
+    if second.number in state.stack:
+        state = replace(state, stack=tuple(n for n in state.stack if n != second.number))
+    state = _detach(state, second.number)
+    state = _end_effects_of(state, second, left_battlefield=second.zone == "battlefield")
+    gone_by = f"melded into #{number}"
+    melded = replace(
+        _out_of_combat(second),
+        zone=GONE,
+        gone_by=gone_by,
+        melded_into=number,
+        last_moved=line,
+        controller=None,
+        tapped=False,
+        counters=(),
+        damage=0,
+    )
+    state = state.with_object(melded)
+    if first.zone != "battlefield":
+        what = f"melded with #{other}"
+        state = _moved(state, first, "battlefield", line, what, controller=controller)
+    entered = state.objects[number]
+    return state.with_object(replace(entered, back_face=True, melded_with=other))
 
 
 def _end_effects_of(state: GameState, obj: GameObject, *, left_battlefield: bool) -> GameState:
@@ -443,7 +560,9 @@ def _remove_damage(state: GameState) -> GameState:
         if obj.damage:
             state.objects[obj.number] = replace(obj, damage=0, damaged_moment=None)
     keep = frozenset(
-        o.number for o in state.watched_objects() if o.damage or o.loyalty_gone is not None
+        o.number
+        for o in state.watched_objects()
+        if o.damage or o.loyalty_gone is not None or o.kept_by_legend is not None
     )
     return replace(state, watched=keep) if keep != state.watched else state
 
@@ -473,7 +592,7 @@ def _end_control(state: GameState, ends: Callable[[ControlEffect], bool]) -> Gam
             i -= 1
         updated = replace(obj, control_effects=tuple(effects), controller=controller)
         if controller != obj.controller:
-            updated = _out_of_combat(updated)
+            updated = replace(_out_of_combat(updated), ring_bearer=False)  # CR 701.54a
         state = state.with_object(updated)
     return state
 
@@ -806,7 +925,25 @@ def _leave_game(state: GameState, name: str, line: LineId) -> GameState:
         elif obj.controller == name and obj.zone == "battlefield":
             objects[number] = replace(obj, controller=obj.owner)
     stack = tuple(n for n in state.stack if objects[n].zone == "stack")
-    return replace(state, stack=stack)
+    state = replace(state, stack=stack)
+    if name in (state.monarch, state.initiative):
+        heir = _heir(state, name)
+        if state.monarch == name:
+            state = replace(state, monarch=heir)
+        if state.initiative == name:
+            state = replace(state, initiative=heir)
+    return state
+
+
+def _heir(state: GameState, leaving: str) -> str | None:
+    """Who becomes the monarch or takes the initiative as its holder leaves the game: the
+    active player, or when they are the one leaving, the next player in turn order
+    (CR 725.4, 726.4)."""
+    active = state.turn.player
+    if active is not None and active != leaving and active in state.alive():
+        return active
+    heir = state.next_player(active or leaving)
+    return heir if heir != leaving else None
 
 
 @_apply.register
@@ -983,7 +1120,9 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
     if (caster or obj.owner) == state.turn.player:  # for day and night (CR 502.2)
         state = replace(state, spells_this_turn=state.spells_this_turn + 1)
     face_down = any(m.value == "face-down" for m in statement.modes)  # CR 708.4
-    return _moved(
+    if statement.split_second is not None:
+        state = replace(state, split_second=state.split_second | {obj.number})
+    state = _moved(
         state,
         obj,
         "stack",
@@ -993,6 +1132,12 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
         face_down=face_down,
         back_face=statement.back is not None,  # CR 712.11a, 712.11b
     )
+    adventure = any(m.value == "adventure" for m in statement.modes)  # CR 715.3
+    if statement.half is None and not adventure:
+        return state
+    cast = state.objects[obj.number]
+    half = statement.half.value if statement.half is not None else None
+    return state.with_object(replace(cast, half=half, adventure=adventure))
 
 
 def _commander_cast(state: GameState, commander: int, caster: str) -> GameState:
@@ -1043,9 +1188,19 @@ def _(statement: t.AbilityOf, state: GameState, line: LineId) -> GameState:
         source=source,
         last_moved=line,
         entered_moment=state.moment,
+        permission=_permission(statement),
     )
     state = state.with_object(obj)
     return replace(state, stack=(*state.stack, obj.number))
+
+
+def _permission(statement: t.AbilityOf) -> int | None:
+    """The object named by `activate of #M by #P`: its effect allows the activation
+    (decision 0070)."""
+    if statement.verb.value != "activate":
+        return None
+    agent = statement.cause.agent if statement.cause is not None else None
+    return agent.number if isinstance(agent, t.ObjectRef) else None
 
 
 def _designation_trigger(statement: t.AbilityOf, state: GameState, line: LineId) -> GameState:
@@ -1076,7 +1231,26 @@ def _(statement: t.Transform, state: GameState, line: LineId) -> GameState:
     obj = _named(
         _object(state, statement.subject.number, line, "battlefield", None), statement.name
     )
+    if obj.melded_with is not None:
+        return state  # a melded permanent does not transform (CR 712.4c, O233)
     return state.with_object(replace(obj, back_face=not obj.back_face))
+
+
+@_apply.register
+def _(statement: t.Meld, state: GameState, line: LineId) -> GameState:
+    controller = _controller_of(state, _cause_object(statement))
+    if controller is None and isinstance(statement.cause, t.Cause):
+        agent = statement.cause.agent
+        controller = agent.name if isinstance(agent, t.PlayerRef) else None
+    return _meld(state, statement.subject.number, statement.other.number, controller, line)
+
+
+@_apply.register
+def _(statement: t.Flip, state: GameState, line: LineId) -> GameState:
+    obj = state.obj(statement.subject.number)
+    if obj is None or obj.zone != "battlefield":
+        return state  # O232
+    return state.with_object(replace(obj, flipped=True))
 
 
 @_apply.register
@@ -1102,6 +1276,10 @@ def _(statement: t.Regenerate, state: GameState, line: LineId) -> GameState:
 def _(statement: t.Designation, state: GameState, line: LineId) -> GameState:
     name = statement.subject.name
     verb = statement.verb.value
+    if keyframe_entry(state, statement):
+        state = replace(state, keyframe_players=state.keyframe_players | {(name, verb)})
+        if state.stage is not Stage.GAP:
+            return state
     if verb == "monarch":
         return replace(state, monarch=name)
     if verb == "initiative":
@@ -1114,9 +1292,78 @@ def _(statement: t.Designation, state: GameState, line: LineId) -> GameState:
 @_apply.register
 def _(statement: t.DayNight, state: GameState, line: LineId) -> GameState:
     value = statement.verb.value
+    if keyframe_entry(state, statement):
+        state = replace(state, keyframe_players=state.keyframe_players | {DAY_NIGHT_ENTRY})
+        if state.stage is not Stage.GAP:
+            return state
+        return replace(state, day_night=value)
     if statement.cause is None:
         return replace(state, day_night=value, day_night_due=None)
     return replace(state, day_night=value)
+
+
+@_apply.register
+def _(statement: t.LegendChoice, state: GameState, line: LineId) -> GameState:
+    obj = state.obj(statement.kept.number)
+    if obj is None or obj.zone != "battlefield":
+        return state  # O227
+    state = _watch(state.with_object(replace(obj, kept_by_legend=line)), obj.number)
+    return replace(state, sba_due=True)  # the choice lasts until priority (decision 0061.4)
+
+
+@_apply.register
+def _(statement: t.RingTempts, state: GameState, line: LineId) -> GameState:
+    player = state.player(statement.subject.name)
+    if player is None:
+        return state
+    if keyframe_entry(state, statement):  # P's temptations and Ring-bearer (decision 0062.6)
+        seen = state.keyframe_players | {(player.name, "ring-bearer")}
+        state = replace(state, keyframe_players=seen)
+        if state.stage is not Stage.GAP:
+            return state
+        tempted = statement.tempted.value if statement.tempted is not None else 1
+        player = replace(player, ring_tempted=tempted - 1)
+    previous = state.obj(player.ring_bearer) if player.ring_bearer is not None else None
+    if previous is not None and previous.ring_bearer:
+        state = state.with_object(replace(previous, ring_bearer=False))
+    bearer = state.obj(statement.bearer.number) if statement.bearer is not None else None
+    if bearer is not None and bearer.zone == "battlefield":
+        state = state.with_object(replace(bearer, ring_bearer=True))
+    else:
+        bearer = None
+    tempted = replace(
+        player,
+        ring_tempted=player.ring_tempted + 1,
+        ring_bearer=bearer.number if bearer is not None else None,
+    )
+    return state.with_player(tempted)
+
+
+@_apply.register
+def _(statement: t.Venture, state: GameState, line: LineId) -> GameState:
+    name = statement.subject.name
+    if keyframe_entry(state, statement):
+        state = replace(state, keyframe_players=state.keyframe_players | {(name, "venture")})
+        if state.stage is not Stage.GAP:
+            return state
+    player = state.player(name)
+    if player is None:
+        return state
+    return state.with_player(replace(player, venture_room=statement.room.value))
+
+
+@_apply.register
+def _(statement: t.Complete, state: GameState, line: LineId) -> GameState:
+    obj = state.obj(statement.subject.number)
+    if obj is None or state.dungeon_of(obj.owner or "") is not obj:
+        return state  # O230: not a dungeon
+    gone_by = "removed from the game as its dungeon was completed"
+    state = state.with_object(replace(obj, zone=GONE, last_moved=line, gone_by=gone_by))
+    player = state.player(obj.owner or "")
+    if player is None:
+        return state
+    completed = replace(player, venture_room=None, dungeons_completed=player.dungeons_completed + 1)
+    return state.with_player(completed)
 
 
 @_apply.register
@@ -1169,6 +1416,8 @@ def _(statement: t.Leave, state: GameState, line: LineId) -> GameState:
         face_down=obj.face_down and zone == "battlefield",
         back_face=obj.back_face and zone == "battlefield",  # CR 712.13
     )
+    if obj.adventure and verb == "resolve" and zone == "exile":  # on an adventure (715.3d)
+        state = state.with_object(replace(state.objects[obj.number], adventure=True))
     state = _enter_in_combat(state, obj.number, statement.combat, tapped)
     if statement.attached is not None and zone == "battlefield":
         state = _attached(state, obj.number, statement.attached)  # an Aura spell (CR 608.3c)
@@ -1181,6 +1430,17 @@ def _(statement: t.TapChange, state: GameState, line: LineId) -> GameState:
         _object(state, statement.subject.number, line, "battlefield", None), statement.name
     )
     return state.with_object(replace(obj, tapped=statement.verb.value == "tap"))
+
+
+@_apply.register
+def _(statement: t.LeavesCombat, state: GameState, line: LineId) -> GameState:
+    obj = state.obj(statement.subject.number)
+    return state if obj is None else state.with_object(_out_of_combat(obj))  # CR 506.4
+
+
+@_apply.register
+def _(statement: t.StaysTapped, state: GameState, line: LineId) -> GameState:
+    return replace(state, kept_tapped=state.kept_tapped | {statement.subject.number})
 
 
 @_apply.register
@@ -1212,6 +1472,16 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
     recipient = statement.recipient
     source = statement.subject.number
     amount = statement.amount.value
+    turn = state.turn
+    if (
+        turn.step == "combat-damage"
+        and not turn.repeated
+        and source not in turn.struck_first
+        and _is_combat_damage(state, statement)
+        and state.resolving is None
+        and not state.stack
+    ):
+        state = replace(state, turn=replace(turn, struck_first=turn.struck_first | {source}))
     if isinstance(recipient, t.PlayerRef):
         if source in state.commanders and _is_combat_damage(state, statement):
             state = _commander_damage(state, recipient.name, source, amount, line, statement.span)
@@ -1229,6 +1499,7 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
                     damage=target.damage + amount,
                     deathtouch=touched,
                     damaged_moment=state.moment,
+                    damaged_by=source,
                 )
             )
             state = _watch(state, target.number)
@@ -1238,8 +1509,12 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
 
 
 def _is_combat_damage(state: GameState, statement: t.Damage) -> bool:
-    """Damage without a cause in the combat damage step is combat damage (decision 0012)."""
-    return statement.cause is None and state.turn.step == "combat-damage"
+    """Damage without a cause in the combat damage step is combat damage (decision 0012),
+    and so is damage that names the effect letting a blocked creature assign it as though
+    it were not blocked (decision 0073)."""
+    if state.turn.step != "combat-damage":
+        return False
+    return statement.cause is None or (state.resolving is None and not state.stack)
 
 
 def _commander_damage(
@@ -1295,6 +1570,8 @@ def _(statement: t.ObjectCounters, state: GameState, line: LineId) -> GameState:
     kind = statement.counter.value
     delta = statement.delta.value
     counters = _counters(obj.counters, kind, delta)
+    if kind == "-1/-1" and 0 < delta <= obj.damage and _damage_as_counters(state, obj, statement):
+        obj = replace(obj, damage=obj.damage - delta)  # wither or infect (decision 0060.5)
     gone = obj.loyalty_gone
     if kind == "loyalty" and delta < 0 and obj.counter(kind) > 0 and not dict(counters).get(kind):
         gone = line  # its last loyalty counter (CR 704.5i)
@@ -1304,6 +1581,13 @@ def _(statement: t.ObjectCounters, state: GameState, line: LineId) -> GameState:
     if delta < 0 and kind in ("loyalty", "defense"):
         state = _settle(state, obj.number, _cause_object(statement), -delta)
     return _note_opening_action(state, statement)
+
+
+def _damage_as_counters(state: GameState, obj: GameObject, statement: t.Statement) -> bool:
+    """-1/-1 counters put by the source of the damage just marked, in the same step: the
+    damage of a source with wither or infect, dealt as counters and not marked (CR 120.3d)."""
+    source = _cause_object(statement)
+    return source is not None and obj.damaged_by == source and obj.damaged_moment == state.moment
 
 
 @_apply.register
@@ -1368,7 +1652,7 @@ def _(statement: t.Control, state: GameState, line: LineId) -> GameState:
         state = replace(state, control_changed=state.control_changed | {obj.number})
     updated = replace(obj, controller=controller, control_effects=effects)
     if controller != obj.controller:
-        updated = _out_of_combat(updated)  # CR 506.4
+        updated = replace(_out_of_combat(updated), ring_bearer=False)  # CR 506.4, 701.54a
     return state.with_object(updated)
 
 
@@ -1485,6 +1769,7 @@ def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
         moment=line,
         incomplete_since_turn=False,
         incomplete_since_step=False,
+        kept_tapped=frozenset(),
         turn=Turn(
             statement.number.value,
             statement.player.name,
@@ -1522,16 +1807,22 @@ def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
         reference, added_after = added_after, None  # the regular phase after added ones
     index = step_index(name, is_phase, reference, extra=extra)
     phase, step = STEP_ORDER[index]
+    repeated = index <= reference
     turn = replace(
         state.turn,
         position=index,
         phase=phase,
         step=step,
-        repeated=index <= reference,
+        repeated=repeated,
         added_after=added_after,
         cleanup_priority=False,
+        struck_first=state.turn.struck_first
+        if repeated and step == "combat-damage"
+        else frozenset(),
     )
     state = replace(state, turn=turn, moment=line, incomplete_since_step=False)
+    if state.kept_tapped:
+        state = replace(state, kept_tapped=frozenset())
     if step == "end-of-combat" or (is_phase and name in ("main", "ending") and current >= 5):
         state = replace(
             _end_combat(state),
@@ -1593,8 +1884,21 @@ def _settle_gap(state: GameState, line: LineId) -> GameState:
         listed = (player.name, "library") in state.keyframe_players
         size = player.library.size if listed else None
         players.append(replace(player, library=Library(size, top, bottom)))
+    listed = state.keyframe_players
+    for i, player in enumerate(players):  # designations the keyframe leaves out (0060)
+        blessed = (player.name, "citys-blessing") in listed
+        if player.citys_blessing != blessed:
+            players[i] = player = replace(player, citys_blessing=blessed)
+        if player.venture_room is not None and (player.name, "venture") not in listed:
+            players[i] = player = replace(player, venture_room=None)  # decision 0063 item 4
+        if player.ring_tempted and (player.name, "ring-bearer") not in listed:
+            players[i] = replace(player, ring_tempted=0, ring_bearer=None)  # decision 0062.6
+    monarch, initiative = state.monarch, state.initiative
     return replace(
         state,
+        monarch=monarch if (monarch or "", "monarch") in listed else None,
+        initiative=initiative if (initiative or "", "initiative") in listed else None,
+        day_night=state.day_night if DAY_NIGHT_ENTRY in listed else None,
         stack=stack,
         stage=stage,
         gap_line=None,
@@ -1622,14 +1926,18 @@ def _(statement: t.SnapshotObject, state: GameState, line: LineId) -> GameState:
         owner=owner,
         face_down=statement.face_down is not None,
         back_face=statement.back is not None,
+        flipped=statement.flipped is not None and zone == "battlefield",
         zone=zone,
         controller=(controller or obj.owner) if zone in ("battlefield", "stack") else None,
         tapped=statement.tapped is not None,
         counters=counters,
+        damage=statement.damage.value if statement.damage and zone == "battlefield" else 0,
     )
     if obj.zone != zone:
         updated = replace(updated, entered_moment=state.moment)
     state = state.with_object(updated)
+    if updated.damage:
+        state = _watch(state, number)
     if zone == "stack" and number not in state.stack:
         state = replace(state, stack=(*state.stack, number))
     if zone == "library":
@@ -1639,6 +1947,8 @@ def _(statement: t.SnapshotObject, state: GameState, line: LineId) -> GameState:
     if statement.phased_out is not None and zone == "battlefield":
         phased = _phased(state.objects[number], True, indirectly=False)
         state = replace(state.with_object(phased), phased=state.phased | {number})
+    if statement.melded is not None and zone == "battlefield":
+        state = _meld(state, number, statement.melded.number, updated.controller, line)
     return state
 
 

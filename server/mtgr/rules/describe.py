@@ -95,6 +95,8 @@ def where_is(state: GameState, obj: GameObject) -> str:
     """Where an object is, in words: "in Alice's hand", "on the battlefield"."""
     zone = obj.zone
     if zone == GONE:
+        if obj.melded_into is not None:  # decision 0065
+            return f"one of the two cards of the melded permanent #{obj.melded_into}"
         return "no longer in the game" if obj.gone_by is None else "untracked"
     if zone in ("battlefield", "stack"):
         who = f" under {obj.controller}'s control" if obj.controller else ""

@@ -24,6 +24,8 @@ ZONES = ("library", "hand", "graveyard", "battlefield", "stack", "exile", "comma
 OWNED_ZONES = frozenset({"library", "hand", "graveyard"})
 PUBLIC_ZONES = frozenset({"graveyard", "battlefield", "stack", "exile", "command"})
 GONE = "gone"  # a token off the battlefield, a copy off the stack, a resolved ability
+# how GameState.keyframe_players records a keyframe's `day` or `night` entry (decision 0060)
+DAY_NIGHT_ENTRY = ("", "day-night")
 
 
 # Lines that come only after a player received priority, so after state-based actions were
@@ -43,6 +45,12 @@ def after_priority(state: GameState, statement: t.Statement) -> bool:
         agent = statement.cause.agent
         return not (isinstance(agent, t.ObjectRef) and agent.number == state.resolving)
     return True
+
+
+def keyframe_entry(state: GameState, statement: t.Statement) -> bool:
+    """A designation or day and night without cause inside a keyframe is one of its entries
+    (decision 0060 item 2), not an event."""
+    return state.in_keyframe is not None and statement.cause is None
 
 
 def ends_untap_step(statement: t.Statement) -> bool:
@@ -96,6 +104,9 @@ class GameObject:
     introduced_hidden: bool = False
     introduced_after_gap: bool = False
     source: int | None = None  # an ability's source, a copy's original
+    # the object whose effect let this ability be activated beyond the normal rules
+    # (`activate of #M by #P`: Oath of Teferi, The Chain Veil; decision 0070)
+    permission: int | None = None
     tapped: bool = False
     counters: tuple[tuple[str, int], ...] = ()
     attacking: bool = False
@@ -116,10 +127,23 @@ class GameObject:
     damage: int = 0
     deathtouch: LineId | None = None  # dealt damage by a source with deathtouch (0027)
     loyalty_gone: LineId | None = None
+    # the player chose it to keep under the legend rule in the state-based actions still
+    # being performed (decision 0061, CR 704.5j)
+    kept_by_legend: LineId | None = None
+    ring_bearer: bool = False  # its controller's Ring-bearer (decision 0062, CR 701.54a)
     # phased out (decision 0025, CR 702.26): under whose control, directly or with what it
     # is attached to, and whether its controller's untap step this turn must phase it in
     face_down: bool = False  # a face-down spell, permanent or exiled card (decision 0028)
     back_face: bool = False  # a double-faced card with its back face up (decision 0029)
+    # split, flip and adventurer cards (decision 0064): the half of a split card cast, while
+    # on the stack; cast as an Adventure, or on an adventure in exile after resolving; flipped
+    half: str | None = None
+    adventure: bool = False
+    flipped: bool = False
+    # a melded permanent (decision 0065): on the permanent, the other card of its meld pair;
+    # on that other card, the permanent it is part of while it stays on the battlefield
+    melded_with: int | None = None
+    melded_into: int | None = None
     phased_out: bool = False
     phased_under: str | None = None
     phased_indirectly: bool = False
@@ -131,6 +155,7 @@ class GameObject:
     # (CR 302.6); None: not known (a keyframe, a gap) or not on the battlefield
     controlled_since: LineId | None = None
     damaged_moment: LineId | None = None  # GameState.moment when damage was last marked
+    damaged_by: int | None = None  # the source of the damage last marked (decision 0060)
     # a spell's or ability's targets as they stood when chosen: (object number, its zone, its
     # last move) or (player name, None, None); a target is illegal once that changed (608.2b)
     targets: tuple[tuple[int | str, str | None, LineId | None], ...] = ()
@@ -180,6 +205,13 @@ class PlayerState:
     loses: tuple[str, LineId] | None = None
     lands_played: int = 0
     citys_blessing: bool = False  # for the rest of the game (decision 0026)
+    # how often the Ring tempted the player and their Ring-bearer (decision 0062, CR 701.54)
+    ring_tempted: int = 0
+    ring_bearer: int | None = None
+    # the room of their dungeon their venture marker is in, and the dungeons they completed
+    # (decision 0063, CR 309.4, 309.7)
+    venture_room: str | None = None
+    dungeons_completed: int = 0
     kept_line: LineId | None = None
 
     def counter(self, kind: str) -> int:
@@ -226,6 +258,9 @@ class Turn:
     cleanup_priority: bool = False
     # permanents whose loyalty ability was activated this turn (606.3, decision 0044 item 2)
     loyalty_used: frozenset[int] = frozenset()
+    # creatures that dealt combat damage in this combat's first combat damage step: in a
+    # second one only those with double strike deal it again (510.4, decision 0073)
+    struck_first: frozenset[int] = frozenset()
 
 
 # CR 500.1: the phases and steps in order. A main phase appears twice.
@@ -327,6 +362,42 @@ def loyalty_cost_of(state: GameState, statement: t.Statement) -> int | None:
     return number if activated else None
 
 
+def target_illegal(state: GameState, mark: tuple[int | str, str | None, LineId | None]) -> bool:
+    """A target, as its `target` line gave it, that has since left the zone it was in (or
+    ceased to exist), or a player who has left the game (CR 608.2b, decision 0044 item 3)."""
+    what, zone, moved = mark
+    if isinstance(what, str):
+        player = state.player(what)
+        return player is None or player.lost
+    obj = state.obj(what)
+    return obj is None or obj.zone == GONE or obj.zone != zone or obj.last_moved != moved
+
+
+def apnap_place(state: GameState, player: str | None) -> int | None:
+    """A player's place in APNAP order: the active player 0, then the others in turn order
+    (CR 101.4); None when not known."""
+    active = state.turn.player
+    names = state.player_names()
+    if active is None or player is None or active not in names or player not in names:
+        return None
+    return (names.index(player) - names.index(active)) % len(names)
+
+
+def trigger_place(state: GameState, statement: t.AbilityOf) -> tuple[bool, int] | None:
+    """Where a `trigger` line stands in the order of CR 603.3b, from the state before it:
+    whether it triggered on another ability triggering (`by #A`, the second part), then its
+    controller's place in APNAP order; None when its controller is not known."""
+    if statement.source is not None:
+        source = state.obj(statement.source.number)
+        controller = (source.controller or source.owner) if source is not None else None
+    elif statement.designation is not None and statement.designation.value == "initiative":
+        controller = state.initiative
+    else:
+        controller = state.monarch
+    place = apnap_place(state, controller)
+    return None if place is None else (statement.cause is not None, place)
+
+
 def step_places(name: str, is_phase: bool) -> tuple[int, ...]:
     """Where a phase or step stands in STEP_ORDER; the main phase stands there twice."""
     return _STEP_PLACES.get((name, is_phase), ())
@@ -413,6 +484,22 @@ class GameState:
     spells_counted: bool = False  # the turn began outside a gap: its casts are all written
     spells_last_turn: int | None = None
     day_night_due: str | None = None
+    # mana pools as the `mana` lines of this step state them (decision 0071, rules/mana.py):
+    # (player, bounds); players with a mana ability whose mana no line states; and the
+    # mana ability whose cost was the last line, until its `mana` line
+    mana_pools: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    mana_unstated: frozenset[str] = frozenset()
+    mana_pending: tuple[str, int] | None = None
+    # spells cast with split second (decision 0072), while any may be on the stack
+    split_second: frozenset[int] = frozenset()
+    # the last of a run of `trigger` lines: whether it triggered on another ability
+    # triggering, and its controller's place in APNAP order (603.3b, decision 0074)
+    triggers_put: tuple[bool, int] | None = None
+    # a triggered ability's target or cost since a player last had priority: what it set
+    # off goes on the stack in a later round, so the order is no longer judged
+    triggers_tainted: bool = False
+    # permanents an effect kept from untapping in this step (decision 0075)
+    kept_tapped: frozenset[int] = frozenset()
 
     # -- lookups
     def player(self, name: str) -> PlayerState | None:
@@ -459,6 +546,19 @@ class GameState:
         """The permanents phased out, by number."""
         found = (self.objects.get(n) for n in sorted(self.phased))
         return [o for o in found if o is not None and o.phased_out]
+
+    def dungeon_of(self, player: str) -> GameObject | None:
+        """The dungeon a player owns in the command zone (CR 309.3): a card there that is not
+        a commander (decision 0063 item 1)."""
+        for obj in self.objects.values():
+            if (
+                obj.zone == "command"
+                and obj.owner == player
+                and obj.kind is ObjectKind.CARD
+                and obj.number not in self.commanders
+            ):
+                return obj
+        return None
 
     def attachments_of(self, host: int | str) -> list[GameObject]:
         """What is attached to a permanent or player, by number."""

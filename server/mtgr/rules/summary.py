@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from mtgr.rules.mana import describe as describe_pool
 from mtgr.rules.state import GONE, ZONES, GameObject, GameState, PlayerState
 
 
@@ -26,6 +27,9 @@ def object_line(obj: GameObject, state: GameState | None = None) -> str:
         parts.append("face down")
     if obj.back_face:
         parts.append("back face up")
+    parts.extend(card_part_words(obj))
+    if obj.ring_bearer:
+        parts.append("Ring-bearer")
     if obj.controller and obj.owner and obj.controller != obj.owner:
         parts.append(f"owned by {obj.owner}, controlled by {obj.controller}")
     parts.extend(
@@ -71,6 +75,9 @@ def player_line(state: GameState, player: PlayerState) -> str:
         )
         if has
     ]
+    if player.ring_tempted:
+        designations.append(ring_words(state, player))
+    designations.extend(dungeon_words(player))
     if designations:
         counters += ", " + ", ".join(designations)
     attached = state.attachments_of(player.name) if state.attached else []
@@ -105,6 +112,10 @@ def render_state(state: GameState) -> str:
     """The state as plain-text tables: turn, players, stack, then each zone."""
     out = [f"Turn: {turn_line(state)}", "", "Players:"]
     out.extend(f"  {player_line(state, p)}" for p in state.players)
+    if state.mana_pools:
+        out.append("")
+        out.append("Mana pools (as the mana lines of this step state them):")
+        out.extend(f"  {name}: {describe_pool(pool)}" for name, pool in state.mana_pools)
     out.append("")
     out.append("Stack (top first):")
     for number in reversed(state.stack):
@@ -150,3 +161,39 @@ def _library_positions(player: PlayerState) -> list[str]:
 
 def is_present(obj: GameObject) -> bool:
     return obj.zone != GONE
+
+
+def card_part_words(obj: GameObject) -> list[str]:
+    """The half of a split card cast, an Adventure, a flipped permanent (decision 0064), a
+    melded permanent (decision 0065)."""
+    words = []
+    if obj.half is not None:
+        words.append(f'cast as its half "{obj.half}"')
+    if obj.adventure:
+        words.append("cast as an Adventure" if obj.zone == "stack" else "on an adventure")
+    if obj.flipped:
+        words.append("flipped")
+    if obj.melded_with is not None:
+        words.append(f"melded: one permanent, cards #{obj.number} and #{obj.melded_with}")
+    return words
+
+
+def dungeon_words(player: PlayerState) -> list[str]:
+    """Where the player's venture marker is and the dungeons they completed (decision 0063)."""
+    words = []
+    if player.venture_room is not None:
+        words.append(f'venture marker in "{player.venture_room}"')
+    if player.dungeons_completed:
+        count = player.dungeons_completed
+        words.append(f"{count} dungeon{'s' if count != 1 else ''} completed")
+    return words
+
+
+def ring_words(state: GameState, player: PlayerState) -> str:
+    """How often the Ring tempted the player, and their Ring-bearer while it is one: until it
+    leaves the battlefield or another player gains control of it (decision 0062 item 5)."""
+    times = "once" if player.ring_tempted == 1 else f"{player.ring_tempted} times"
+    number = player.ring_bearer
+    bearer = state.obj(number) if number is not None else None
+    still = bearer is not None and bearer.ring_bearer and bearer.controller == player.name
+    return f"tempted by the Ring {times}" + (f", Ring-bearer #{number}" if still else "")

@@ -19,11 +19,11 @@ ZONES = "library, hand, graveyard, battlefield, stack, exile, command"
 OBJECT_VERBS = (
     "new, move, identify, reveal, cast, play, activate, trigger, target, choose, pay, resolve, "
     "fizzle, countered, tap, untap, attack, block, damage, counters, effect, control, attach, "
-    "unattach, phase, regenerate, turn, transform, convert"
+    "unattach, phase, regenerate, turn, transform, convert, stays, leaves, complete, flip, meld"
 )
 PLAYER_VERBS = (
     "draw, life, counters, search, shuffle, roll, mulligan, keep, concede, lose, win, monarch, "
-    "initiative, citys-blessing, sideboard"
+    "initiative, citys-blessing, sideboard, mana, choose, ring-bearer, venture"
 )
 KEYWORDS = (
     "mtgr, title, rules, player, perspective, start, game, turn, phase, step, incomplete, "
@@ -130,6 +130,23 @@ DESCRIPTIONS: dict[str, str] = {
     "entered_face_down": "face-down",
     "k_face_up": "face-up",
     "entered_back": "back",
+    # notation 0.5, part 2: decisions 0070 to 0075
+    "produced": "the mana added, such as {G} or {B}{B}{B}",
+    "cast_split_second": "split-second",
+    "damage_double_strike": "double-strike",
+    "damage_trample": "trample",
+    "k_tapped": "tapped",
+    "k_combat": "combat",
+    # decisions 0060 to 0062
+    "snapshot_damage": '"damage" and the damage marked, such as damage 2',
+    "legend_kept": "the legendary permanent #N the player keeps",
+    "ring_bearer": "the creature #N that becomes the Ring-bearer",
+    "ring_tempted": '"tempted" and how often the Ring has tempted the player, such as tempted 2',
+    "room": 'the room\'s name in double quotes such as "Secret Entrance"',
+    "cast_half": '"half" and the half cast, such as half "Ice"',
+    "snapshot_flipped": "flipped",
+    "melded": "the other card #N of the meld pair",
+    "snapshot_melded": '"melded" and the other card #N of the meld pair',
 }
 
 _PREVIOUS_TOKEN = re.compile(r"(\"(?:[^\"\\]|\\.)*\"|\S+)\s*$")

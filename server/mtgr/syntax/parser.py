@@ -292,6 +292,18 @@ _PART_RULES = frozenset(
         "damage_deathtouch",
         "entered_face_down",
         "entered_back",
+        "produced",
+        "cast_split_second",
+        "damage_double_strike",
+        "damage_trample",
+        "snapshot_damage",
+        "legend_kept",
+        "ring_bearer",
+        "room",
+        "cast_half",
+        "snapshot_flipped",
+        "melded",
+        "ring_tempted",
     }
 )
 
@@ -607,8 +619,10 @@ def _cast(b: _Builder) -> t.Statement:
         caster=b.optional("caster", b.player),
         source=b.optional("cast_from", b.place),
         back=b.optional("entered_back", b.word),
+        half=b.optional("cast_half", b.text),
         modes=tuple(b.word(n) for n in b.all("cast_mode")),
         tax=b.integer(b.find(b.one("cast_tax"), "number")) if b.one("cast_tax") else None,
+        split_second=b.optional("cast_split_second", b.word),
     )
 
 
@@ -698,6 +712,8 @@ def _damage(b: _Builder) -> t.Statement:
         amount=b.integer(b.one("number")),
         recipient=b.reference(b.one("recipient")),
         deathtouch=b.optional("damage_deathtouch", b.word),
+        double_strike=b.optional("damage_double_strike", b.word),
+        trample=b.optional("damage_trample", b.word),
     )
 
 
@@ -744,6 +760,16 @@ def _transform(b: _Builder) -> t.Statement:
     return t.Transform(**b.object_common())
 
 
+@_form("meld_phrase")
+def _meld(b: _Builder) -> t.Statement:
+    return t.Meld(**b.object_common(), other=b.object_ref(b.one("melded")))
+
+
+@_form("flip_phrase")
+def _flip(b: _Builder) -> t.Statement:
+    return t.Flip(**b.object_common())
+
+
 @_form("turn_face_phrase")
 def _turn_face_up(b: _Builder) -> t.Statement:
     return t.TurnFaceUp(**b.object_common())
@@ -762,6 +788,31 @@ def _designation_trigger(b: _Builder) -> t.Statement:
 @_form("designation_phrase")
 def _designation(b: _Builder) -> t.Statement:
     return t.Designation(**b.player_common())
+
+
+@_form("legend_choice_phrase")
+def _legend_choice(b: _Builder) -> t.Statement:
+    return t.LegendChoice(**b.player_common(), kept=b.object_ref(b.one("legend_kept")))
+
+
+@_form("ring_phrase")
+def _ring(b: _Builder) -> t.Statement:
+    tempted = b.one("ring_tempted")
+    return t.RingTempts(
+        **b.player_common(),
+        bearer=b.optional("ring_bearer", b.object_ref),
+        tempted=b.integer(b.find(tempted, "number")) if tempted is not None else None,
+    )
+
+
+@_form("venture_phrase")
+def _venture(b: _Builder) -> t.Statement:
+    return t.Venture(**b.player_common(), room=b.text(b.one("room")))
+
+
+@_form("complete_phrase")
+def _complete(b: _Builder) -> t.Statement:
+    return t.Complete(**b.object_common())
 
 
 @_form("day_night_statement")
@@ -783,10 +834,13 @@ def _snapshot_object(b: _Builder) -> t.Statement:
         place=place,
         owner=b.optional("owner_clause", b.player),
         back=b.optional("entered_back", b.word),
+        melded=b.optional("melded", b.object_ref),
+        flipped=b.optional("snapshot_flipped", b.word),
         tapped=b.optional("snapshot_tapped", b.word),
         face_down=b.optional("entered_face_down", b.word),
         attached=b.optional("entered_attached", b.reference),
         phased_out=b.optional("snapshot_phased", b.word),
+        damage=b.optional("snapshot_damage", lambda n: b.integer(b.find(n, "number"))),
         counters=counters,
     )
 
@@ -798,6 +852,22 @@ def _draw(b: _Builder) -> t.Statement:
         drawn=b.object_ref(b.one("drawn")),
         card=b.optional("card", b.text),
     )
+
+
+@_form("stays_tapped_phrase")
+def _stays_tapped(b: _Builder) -> t.Statement:
+    return t.StaysTapped(**b.object_common())
+
+
+@_form("leaves_combat_phrase")
+def _leaves_combat(b: _Builder) -> t.Statement:
+    return t.LeavesCombat(**b.object_common())
+
+
+@_form("mana_phrase")
+def _mana(b: _Builder) -> t.Statement:
+    produced = b.one("produced")
+    return t.ManaAdded(**b.player_common(), mana=t.Text(b.raw(produced), b.span(produced)))
 
 
 @_form("life_phrase")

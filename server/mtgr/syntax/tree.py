@@ -224,8 +224,10 @@ class Cast(ObjectStatement):
     caster: PlayerRef | None = None
     source: Place | None = None
     back: Word | None = None  # cast with its back face up (decision 0029)
+    half: Text | None = None  # the half of a split card cast (decision 0064)
     modes: tuple[Word, ...] = ()
     tax: Number | None = None  # the commander tax added to the cost (decision 0031)
+    split_second: Word | None = None  # the spell has split second (decision 0072)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -277,6 +279,16 @@ class TapChange(ObjectStatement):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class StaysTapped(ObjectStatement):
+    """`#N stays tapped by C`: an effect keeps a permanent from untapping (decision 0075)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeavesCombat(ObjectStatement):
+    """`#N leaves combat by C`: a creature removed from combat (decision 0076)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Attack(ObjectStatement):
     defender: ObjectRef | PlayerRef
     untapped: Word | None = None
@@ -292,6 +304,8 @@ class Damage(ObjectStatement):
     amount: Number
     recipient: ObjectRef | PlayerRef
     deathtouch: Word | None = None  # the source has deathtouch (decision 0027)
+    double_strike: Word | None = None  # the source has double strike (decision 0073)
+    trample: Word | None = None  # the source has trample (decision 0073)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -338,6 +352,18 @@ class Transform(ObjectStatement):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Meld(ObjectStatement):
+    """`#N meld #M by C`: the meld pair N and M becomes one permanent, #N (decision 0065)."""
+
+    other: ObjectRef
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Flip(ObjectStatement):
+    """`flip`: a flip card on the battlefield flips (decision 0064)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TurnFaceUp(ObjectStatement):
     """`turn face-up`: a face-down permanent is turned face up (decision 0028)."""
 
@@ -349,10 +375,13 @@ class SnapshotObject(ObjectStatement):
     place: Place
     owner: PlayerRef | None = None
     back: Word | None = None
+    melded: ObjectRef | None = None  # the other card of a melded permanent (decision 0065)
+    flipped: Word | None = None  # a flipped flip card (decision 0064)
     tapped: Word | None = None
     face_down: Word | None = None
     attached: ObjectRef | PlayerRef | None = None
     phased_out: Word | None = None
+    damage: Number | None = None  # damage marked on it (decision 0060)
     counters: tuple[tuple[Number, Word], ...] = ()
 
 
@@ -365,6 +394,13 @@ class Draw(PlayerStatement):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Life(PlayerStatement):
     delta: Number
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ManaAdded(PlayerStatement):
+    """`"P" mana {G} by C`: mana added to P's mana pool (decision 0071)."""
+
+    mana: Text
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -492,6 +528,35 @@ class JudgeEvent(Statement):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Designation(PlayerStatement):
     """`"P" monarch`, `"P" initiative`, `"P" citys-blessing` (decision 0026)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LegendChoice(PlayerStatement):
+    """`"P" choose #M by sba`: P keeps #M under the legend rule (decision 0061)."""
+
+    kept: ObjectRef
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RingTempts(PlayerStatement):
+    """`"P" ring-bearer [#M] [by C]`: the Ring tempts P, who chooses #M as Ring-bearer
+    (decision 0062); without #M, P controlled no creature."""
+
+    bearer: ObjectRef | None = None
+    tempted: Number | None = None  # in a keyframe entry: how often the Ring tempted P
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Venture(PlayerStatement):
+    """`"P" venture "Room" [by C]`: P moves their venture marker into that room of their
+    dungeon (decision 0063); without a cause, inside a keyframe, where the marker is."""
+
+    room: Text
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Complete(ObjectStatement):
+    """`#N complete [by C]`: dungeon #N is removed from the game, completed (0063)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -5,7 +5,8 @@ A `move battlefield -> graveyard by sba` of a permanent that, in the rebuilt sta
 no damage marked on it, no counters, no loyalty counter just removed, is attached to
 nothing and did not just become unattached, has no lasting effect on it and no lasting
 effect in force without an object, shares its name with no other permanent of its
-controller (the legend rule), and did not enter the battlefield since the last time a
+controller and is not another permanent of a player who just made the legend rule's choice
+(`"P" choose #M by sba`, decision 0061), and did not enter the battlefield since the last time a
 player received priority (a creature that dies as it enters, such as Walking Ballista cast
 for X=0, has toughness 0 from its card). An information, not an error: without card data the
 checker cannot see a toughness of 0 from the card itself (a */* creature whose count
@@ -33,6 +34,7 @@ damage, the counters).
 ## Rules basis
 - Decision 0024 item 3: a move `by sba` is explained by what the lines show.
 - Decision 0012 item 5: a creature destroyed by lethal damage is moved `by sba`.
+- Decision 0061 item 4: the legend rule's choice explains the moves of the others.
 - CR 704.5f: "If a creature has toughness 0 or less, it's put into its owner's graveyard."
 - CR 704.5g: "If a creature has toughness greater than 0, it has damage marked on it, and the total damage marked on it is greater than or equal to its toughness, that creature has been dealt lethal damage and is destroyed."
 - CR 704.5i: "If a planeswalker has loyalty 0, it's put into its owner's graveyard."
@@ -52,7 +54,7 @@ RULE = define(
     "B105",
     "Move by sba that nothing explains",
     severity=Severity.INFORMATION,
-    decisions=("0024.3", "0012.5"),
+    decisions=("0024.3", "0012.5", "0061.4"),
     cr=("704.5f", "704.5g", "704.5i", "704.5j", "704.5m"),
     doc=__doc__,
 )
@@ -82,18 +84,35 @@ def check(ctx: Context, statement: t.Statement) -> None:
 
 
 def _explained(state: GameState, obj: GameObject) -> bool:
-    if obj.damage or obj.counters or obj.loyalty_gone is not None:
+    if obj.kept_by_legend is not None:
+        return True  # kept under the legend rule: B108's
+    if explained_but_by_the_legend_rule(state, obj):
         return True
     if obj.entered_moment == state.moment:  # toughness 0 as it entered: card text (704.5f)
         return True
+    return any(  # the legend rule, by a choice line (decision 0061 item 4)
+        other.kept_by_legend is not None
+        and other.number != obj.number
+        and other.controller == obj.controller
+        for other in state.watched_objects()
+    ) or (
+        obj.name is not None
+        and any(
+            other.number != obj.number
+            and other.zone == "battlefield"
+            and other.name == obj.name
+            and other.controller == obj.controller
+            for other in state.objects.values()
+        )
+    )
+
+
+def explained_but_by_the_legend_rule(state: GameState, obj: GameObject) -> bool:
+    """What the lines show that puts a permanent into a graveyard `by sba`, the legend rule
+    aside: damage, counters, a loyalty counter just removed, an attachment, an effect
+    (decision 0024 item 3)."""
+    if obj.damage or obj.counters or obj.loyalty_gone is not None:
+        return True
     if obj.detached or obj.attached_to is not None:
         return True
-    if any(e.on == obj.number or e.on is None for e in state.effects):
-        return True
-    return obj.name is not None and any(
-        other.number != obj.number
-        and other.zone == "battlefield"
-        and other.name == obj.name
-        and other.controller == obj.controller
-        for other in state.objects.values()
-    )
+    return any(e.on == obj.number or e.on is None for e in state.effects)

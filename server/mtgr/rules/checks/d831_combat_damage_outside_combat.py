@@ -10,8 +10,9 @@ may name another recipient.
 ## Why
 In the combat damage step each attacking and each blocking creature assigns its combat
 damage: an unblocked attacker to the player, planeswalker or battle it attacks, a blocked
-one to the creatures blocking it (with trample, the excess to what it attacks), a blocker
-to the creature it blocks (CR 510.1, 510.1a, 510.1c). A creature removed from combat, or
+one to the creatures blocking it (with trample, the excess to what it attacks, and with
+trample over planeswalkers, beyond the planeswalker's loyalty, to its controller), a
+blocker to the creature it blocks (CR 510.1, 510.1a, 510.1c, 702.19c). A creature removed from combat, or
 never in it, deals no combat damage (decision 0044 item 4). Damage from a resolving spell
 or ability in that step has that object as the resolving one and is not combat damage.
 
@@ -30,9 +31,10 @@ step combat-damage
 ```
 
 ## Rules basis
-- Decision 0044 item 4, decision 0012 item 3.
+- Decision 0044 item 4, decision 0012 item 3, decision 0073 item 3.
 - CR 510.1: "First, the active player announces how each attacking creature assigns its combat damage, then the defending player announces how each blocking creature assigns its combat damage."
 - CR 510.1c: "A blocked creature assigns its combat damage to the creatures blocking it."
+- CR 702.19c: "Trample over planeswalkers is a variant of trample that modifies the rules for assigning combat damage to planeswalkers."
 """
 
 from mtgr.rules.context import Context
@@ -45,19 +47,23 @@ RULE = define(
     "D831",
     "Combat damage outside combat",
     severity=Severity.ERROR,
-    decisions=("0044.4", "0012.3"),
-    cr=("510.1", "510.1a", "510.1c"),
+    decisions=("0044.4", "0012.3", "0073.3"),
+    cr=("510.1", "510.1a", "510.1c", "702.19c"),
     doc=__doc__,
 )
 
 
-def _may_receive(
-    state: GameState, source: GameObject, recipient: t.ObjectRef | t.PlayerRef
-) -> bool:
+def _may_receive(state: GameState, source: GameObject, statement: t.Damage) -> bool:
+    recipient = statement.recipient
     what: int | str = recipient.name if isinstance(recipient, t.PlayerRef) else recipient.number
     if source.attacking:
         if what == source.attack_target:
             return True
+        attacked = (
+            state.obj(source.attack_target) if isinstance(source.attack_target, int) else None
+        )
+        if statement.trample is not None and attacked is not None and attacked.controller == what:
+            return True  # trample over planeswalkers: the excess to its controller (702.19c)
         blocker = state.obj(what) if isinstance(what, int) else None
         return blocker is not None and source.number in blocker.blocking
     return what in source.blocking
@@ -76,7 +82,11 @@ def check(ctx: Context, statement: t.Statement) -> None:
         return
     if not source.attacking and not source.blocking:
         problem = "it is neither attacking nor blocking"
-    elif statement.replacements or _may_receive(state, source, statement.recipient):
+    elif (
+        statement.replacements
+        or statement.cause is not None  # an effect lets it assign otherwise (decision 0073)
+        or _may_receive(state, source, statement)
+    ):
         return
     elif source.attacking:
         problem = "that is neither what it attacks nor a creature blocking it"

@@ -4,12 +4,17 @@
 Outside a gap, each fact of a keyframe that differs from the rebuilt state: an object's
 zone, its controller (on the battlefield or the stack) or owner (elsewhere), on the
 battlefield its owner (`owner "Q"`, written when it is not the controller) and what it is
-attached to (`attached #M`), phased out or not (`phased-out`), face down or not
-(`face-down`, on the battlefield and in exile), back face up or not (`back`), its position in a library, tapped or untapped, its counters; a player's life, library size
-or counters. At `end`, each object in a hand, on the battlefield, in a graveyard, in
+attached to (`attached #M`), the damage marked on it (`damage K`), phased out or not
+(`phased-out`), face down or not
+(`face-down`, on the battlefield and in exile), back face up or not (`back`), flipped or
+not (`flipped`), melded and with which card (`melded #M`), its position in a library, tapped or untapped, its counters; a player's life, library size
+or counters; who is the monarch or has the initiative or the city's blessing, and day or
+night (`"P" monarch`, `day`), the room of a player's venture marker (`"P" venture
+"Room"`), the Ring's temptations and Ring-bearer (`"P" ring-bearer #M tempted K`). At
+`end`, each object in a hand, on the battlefield, in a graveyard, in
 exile, on the stack or in the command zone, and each tracked library card, that the
-keyframe leaves out, and each player's life, tracked library size and counters that it
-leaves out. One finding for each fact.
+keyframe leaves out, and each player's life, tracked library size and counters, each
+designation and day or night that it leaves out. One finding for each fact.
 
 ## Why
 A keyframe is a snapshot of the whole state that the checker compares with its
@@ -47,6 +52,12 @@ end
 - Decision 0025 item 4: a keyframe entry shows a phased-out permanent with `phased-out`.
 - Decision 0028 item 3: a keyframe entry shows a face-down object with `face-down`.
 - Decision 0029 item 4: a keyframe entry shows a permanent back face up with `back`.
+- Decision 0060 items 1 and 2: a keyframe entry shows the damage marked on a permanent, and
+  a keyframe lists the designations and day or night.
+- Decision 0063 item 4: a keyframe lists the room of each venture marker.
+- Decision 0062 item 6: a keyframe lists the Ring's temptations and the Ring-bearer.
+- Decision 0064 item 4: a keyframe entry shows a flipped permanent with `flipped`.
+- Decision 0065 item 4: a keyframe entry shows a melded permanent with `melded #M`.
 - CR 400.1: "A zone is a place where objects can be during a game."
 - CR 110.5: "A permanent's status is its physical state."
 """
@@ -54,7 +65,15 @@ end
 from mtgr.rules.context import Context
 from mtgr.rules.describe import holder_of, in_zone, library_position, where_is
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import GONE, GameObject, GameState, PlayerState, Stage
+from mtgr.rules.state import (
+    DAY_NIGHT_ENTRY,
+    GONE,
+    GameObject,
+    GameState,
+    PlayerState,
+    Stage,
+    keyframe_entry,
+)
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -70,6 +89,12 @@ RULE = define(
         "0025.4",
         "0028.3",
         "0029.4",
+        "0060.1",
+        "0060.2",
+        "0063.4",
+        "0062.6",
+        "0064.4",
+        "0065.4",
     ),
     cr=("400.1", "110.5"),
     doc=__doc__,
@@ -150,8 +175,29 @@ def check_object(ctx: Context, statement: t.Statement) -> None:
             statement.back.span if statement.back else place.span,
             related=ctx.where(obj),
         )
+    shown_meld = statement.melded.number if statement.melded is not None else None
+    if zone == "battlefield" and obj.melded_with != shown_meld:
+        fix = f"write `melded #{obj.melded_with}`" if obj.melded_with else "leave out `melded`"
+        now = f"melded with #{obj.melded_with}" if obj.melded_with else "not melded"
+        ctx.report(
+            RULE,
+            f"{obj.label()} is {now} after the lines above: {fix}",
+            statement.melded.span if statement.melded else place.span,
+            related=ctx.where(obj),
+        )
+    if zone == "battlefield" and obj.flipped != (statement.flipped is not None):
+        fix = "add `flipped`" if obj.flipped else "leave out `flipped`"
+        ctx.report(
+            RULE,
+            f"{obj.label()} is {'flipped' if obj.flipped else 'unflipped'} after the lines above: "
+            f"{fix}",
+            statement.flipped.span if statement.flipped else place.span,
+            related=ctx.where(obj),
+        )
     if zone == "library" and place.position is not None:
         _check_position(ctx, statement, obj)
+    if zone == "battlefield":
+        _check_damage(ctx, statement, obj)
     if zone == "battlefield" and obj.tapped != (statement.tapped is not None):
         state_word = "tapped" if obj.tapped else "untapped"
         fix = "add `tapped`" if obj.tapped else "leave out `tapped`"
@@ -209,6 +255,20 @@ def _check_attached(ctx: Context, statement: t.SnapshotObject, obj: GameObject) 
         RULE,
         f"{obj.label()} is {now} after the lines above: {fix}",
         shown.span if shown is not None else statement.place.span,
+        related=ctx.where(obj),
+    )
+
+
+def _check_damage(ctx: Context, statement: t.SnapshotObject, obj: GameObject) -> None:
+    shown = statement.damage.value if statement.damage is not None else 0
+    if shown == obj.damage:
+        return
+    fix = f"write `damage {obj.damage}`" if obj.damage else "leave out `damage`"
+    ctx.report(
+        RULE,
+        f"the keyframe marks {shown} damage on {obj.label()}, but the lines above leave "
+        f"{obj.damage} marked: {fix}",
+        statement.damage.span if statement.damage is not None else statement.place.span,
         related=ctx.where(obj),
     )
 
@@ -297,6 +357,88 @@ def check_player(ctx: Context, statement: t.Statement) -> None:
     )
 
 
+@RULE.on(t.Designation, t.DayNight, t.Venture, t.RingTempts)
+def check_designation(ctx: Context, statement: t.Statement) -> None:
+    """A keyframe's `"P" monarch`, `"P" initiative`, `"P" citys-blessing`, `day` or `night`
+    (decision 0060 item 2), `"P" venture "Room"` (decision 0063 item 4)."""
+    state = ctx.state
+    if not _comparing(state) or not keyframe_entry(state, statement):
+        return
+    verb = statement.verb.value
+    if isinstance(statement, t.RingTempts):
+        _check_ring(ctx, statement)
+        return
+    if isinstance(statement, t.Venture):
+        player = state.player(statement.subject.name)
+        room = player.venture_room if player is not None else None
+        if player is not None and room != statement.room.value:
+            now = f'in "{room}"' if room else "in no dungeon"
+            ctx.report(
+                RULE,
+                f'the keyframe puts {player.name}\'s venture marker in "{statement.room.value}", '
+                f"but the lines above leave it {now}",
+                statement.room.span,
+            )
+        return
+    if isinstance(statement, t.DayNight):
+        if state.day_night != verb:
+            now = state.day_night or "neither day nor night"
+            ctx.report(RULE, f"the keyframe says it is {verb}, but the lines above leave it {now}")
+        return
+    assert isinstance(statement, t.PlayerStatement)
+    name = statement.subject.name
+    holder = _designations(state).get(verb)
+    if verb == "citys-blessing":
+        player = state.player(name)
+        if player is not None and not player.citys_blessing:
+            ctx.report(
+                RULE,
+                f"the keyframe gives {name} the city's blessing, but the lines above never did",
+            )
+        return
+    if holder != name:
+        now = f"{holder} has it" if holder else "nobody has it"
+        ctx.report(RULE, f"the keyframe gives {name} the {verb}, but after the lines above {now}")
+
+
+def _check_ring(ctx: Context, statement: t.RingTempts) -> None:
+    """`"P" ring-bearer [#M] tempted K` in a keyframe (decision 0062 item 6)."""
+    player = ctx.state.player(statement.subject.name)
+    if player is None:
+        return
+    shown = statement.tempted.value if statement.tempted is not None else 1
+    if shown != player.ring_tempted:
+        ctx.report(
+            RULE,
+            f"the keyframe says the Ring tempted {player.name} {shown} times, but the lines "
+            f"above count {player.ring_tempted}",
+            statement.tempted.span if statement.tempted is not None else statement.verb.span,
+        )
+    bearer = _ring_bearer(ctx.state, player)
+    written = statement.bearer.number if statement.bearer is not None else None
+    if written != bearer:
+        now = f"#{bearer}" if bearer is not None else "none"
+        ctx.report(
+            RULE,
+            f"the keyframe gives {player.name} the Ring-bearer "
+            f"{f'#{written}' if written is not None else 'none'}, but after the lines above "
+            f"it is {now}",
+            statement.bearer.span if statement.bearer is not None else statement.verb.span,
+        )
+
+
+def _ring_bearer(state: GameState, player: PlayerState) -> int | None:
+    number = player.ring_bearer
+    obj = state.obj(number) if number is not None else None
+    if obj is None or not obj.ring_bearer or obj.controller != player.name:
+        return None
+    return number
+
+
+def _designations(state: GameState) -> dict[str, str | None]:
+    return {"monarch": state.monarch, "initiative": state.initiative}
+
+
 @RULE.on(t.Marker)
 def check_end(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
@@ -313,6 +455,43 @@ def check_end(ctx: Context, statement: t.Statement) -> None:
             related=ctx.where(obj),
         )
     listed = state.keyframe_players
+    for verb, holder in _designations(state).items():
+        if holder is not None and (holder, verb) not in listed:
+            ctx.report(
+                RULE,
+                f'the keyframe leaves out that {holder} has the {verb}: add `"{holder}" {verb}`',
+                statement.verb.span,
+            )
+    if state.day_night is not None and DAY_NIGHT_ENTRY not in listed:
+        ctx.report(
+            RULE,
+            f"the keyframe leaves out that it is {state.day_night}: add `{state.day_night}`",
+            statement.verb.span,
+        )
+    for player in state.players:
+        if player.venture_room and (player.name, "venture") not in listed:
+            ctx.report(
+                RULE,
+                f"the keyframe leaves out where {player.name}'s venture marker is: add "
+                f'`"{player.name}" venture "{player.venture_room}"`',
+                statement.verb.span,
+            )
+        if player.ring_tempted and (player.name, "ring-bearer") not in listed:
+            bearer = _ring_bearer(state, player)
+            entry = f"ring-bearer #{bearer}" if bearer is not None else "ring-bearer"
+            ctx.report(
+                RULE,
+                f"the keyframe leaves out the Ring's temptations of {player.name}: add "
+                f'`"{player.name}" {entry} tempted {player.ring_tempted}`',
+                statement.verb.span,
+            )
+        if player.citys_blessing and (player.name, "citys-blessing") not in listed:
+            ctx.report(
+                RULE,
+                f"the keyframe leaves out {player.name}'s city's blessing: add "
+                f'`"{player.name}" citys-blessing`',
+                statement.verb.span,
+            )
     for player in state.players:
         if state.declared and player.name not in state.declared:
             continue  # N102 reports the name

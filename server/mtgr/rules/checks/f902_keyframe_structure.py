@@ -5,7 +5,8 @@
 - `keyframe` inside an open keyframe;
 - a keyframe entry (`#N ZONE ...`, `"P" life K`, `"P" library K`, `"P" counters K KIND`)
   outside a keyframe;
-- any other statement inside a keyframe;
+- any other statement inside a keyframe (a designation, `day` or `night`, a venture or a
+  Ring-bearer without cause is an entry there);
 - a keyframe still open at the end of the file.
 
 ## Why
@@ -34,6 +35,9 @@ end
   where that keyframe shows them.
 - Decision 0015 item 4: `keyframe` begins a snapshot and `end` ends it; its entries may stand only
   inside it.
+- Decision 0060 item 2: a designation, `day` or `night` without cause is a keyframe entry.
+- Decision 0063 item 4: a venture without cause is a keyframe entry.
+- Decision 0062 item 6: a Ring-bearer line without cause is a keyframe entry.
 """
 
 from mtgr.rules.context import Context, Related
@@ -44,11 +48,12 @@ RULE = define(
     "F902",
     "Keyframe structure",
     severity=Severity.ERROR,
-    decisions=("0015.4", "0019.8"),
+    decisions=("0015.4", "0019.8", "0060.2", "0063.4", "0062.6"),
     doc=__doc__,
 )
 
 _ENTRIES = (t.SnapshotObject, t.SnapshotPlayer)
+_DESIGNATIONS = (t.Designation, t.DayNight, t.Venture, t.RingTempts)
 
 
 @RULE.on(t.Statement)
@@ -78,10 +83,13 @@ def check(ctx: Context, statement: t.Statement) -> None:
             )
         return
     if opened is not None:
+        if isinstance(statement, _DESIGNATIONS) and statement.cause is None:
+            return  # `"P" monarch`, `day`, `"P" venture "Room"`: entries (0060.2, 0063.4)
         ctx.report(
             RULE,
             'only entries stand inside a keyframe (`#N ZONE ...`, `"P" life K`, '
-            '`"P" library K`, `"P" counters K KIND`): close it with `end` first',
+            '`"P" library K`, `"P" counters K KIND`, `"P" monarch`, `day`): close it with '
+            "`end` first",
             related=where,
         )
 

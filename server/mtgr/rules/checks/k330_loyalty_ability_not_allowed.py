@@ -12,8 +12,10 @@ priority and the stack is empty during a main phase of their own turn, and only 
 player has activated a loyalty ability of that permanent this turn (CR 606.3). A second
 activation, or one in response to something, is an illegal play a recording must not
 let pass (decision 0044 item 2). A [0] ability pays no loyalty, writes no counters line,
-and is not seen. Effects that allow more activations (Oath of Teferi, The Chain Veil)
-are card text the checker does not have: such a line carries `// allow K330`.
+and is not seen. An activation that an effect allows beyond these limits (Oath of
+Teferi's second activation, The Chain Veil's, a Teferi emblem's at instant speed) names
+that effect's object on its `activate` line: `#21 activate of #8 by #30`, and is not
+flagged (decision 0070).
 
 ## Example
 ```mtgr
@@ -29,10 +31,12 @@ are card text the checker does not have: such a line carries `// allow K330`.
 #20 activate of #8
 #8 counters +1 loyalty by #20
 #20 resolve
+#21 activate of #8 by #30     // #30: Oath of Teferi allows a second one
+#8 counters -2 loyalty by #21
 ```
 
 ## Rules basis
-- Decision 0044 item 2, decision 0017 item 3.
+- Decision 0044 item 2, decision 0017 item 3, decision 0070.
 - CR 606.3: "A player may activate a loyalty ability of a permanent they control any time they have priority and the stack is empty during a main phase of their turn, but only if no player has previously activated a loyalty ability of that permanent that turn."
 """
 
@@ -46,7 +50,7 @@ RULE = define(
     "K330",
     "Loyalty ability not allowed",
     severity=Severity.ERROR,
-    decisions=("0044.2", "0017.3"),
+    decisions=("0044.2", "0017.3", "0070.1"),
     cr=("606.3",),
     doc=__doc__,
 )
@@ -62,8 +66,9 @@ def check(ctx: Context, statement: t.Statement) -> None:
         return
     assert isinstance(statement, t.ObjectCounters)
     permanent = state.obj(statement.subject.number)
-    if permanent is None:
-        return
+    activation = state.obj(ability)
+    if permanent is None or (activation is not None and activation.permission is not None):
+        return  # an effect allows this activation (decision 0070)
     turn = state.turn
     if turn.player is None:
         return  # no turn line yet: whose turn it is is unknown

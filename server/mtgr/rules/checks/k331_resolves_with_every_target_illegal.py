@@ -38,7 +38,7 @@ target becomes illegal (protection, hexproof, a changed type) are card text.
 from mtgr.rules.context import Context, Related
 from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import GONE, GameState
+from mtgr.rules.state import target_illegal
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -51,15 +51,6 @@ RULE = define(
 )
 
 
-def _illegal(state: GameState, mark: tuple[int | str, str | None, int | None]) -> bool:
-    what, zone, moved = mark
-    if isinstance(what, str):
-        player = state.player(what)
-        return player is None or player.lost
-    obj = state.obj(what)
-    return obj is None or obj.zone == GONE or obj.zone != zone or obj.last_moved != moved
-
-
 @RULE.on(t.Leave)
 def check(ctx: Context, statement: t.Statement) -> None:
     if statement.verb.value != "resolve" or quiet(ctx):
@@ -68,7 +59,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
     obj = state.obj(statement.subject.number)
     if obj is None or not obj.targets or not state.stack or state.stack[-1] != obj.number:
         return
-    if not all(_illegal(state, mark) for mark in obj.targets):
+    if not all(target_illegal(state, mark) for mark in obj.targets):
         return
     related: list[Related] = []
     for what, _zone, _moved in obj.targets:

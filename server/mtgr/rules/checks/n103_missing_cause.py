@@ -1,8 +1,9 @@
 """An event with no cause that is not a turn-based action.
 
 ## What it flags
-A line with no `by` that needs one: a move, a life change, counters, a reveal, a
-search or shuffle, a control change, an attach or unattach, a new token or copy, a tap, an untap outside the
+A line with no `by` that needs one: a move, a life change, mana added, counters, a reveal, a
+search or shuffle, a control change, an attach or unattach, a new token or copy, the Ring
+tempting a player (`ring-bearer`), a tap, an untap outside the
 untap step, a phase in or out outside the untap step, a draw outside the draw step. Turn-based actions have no cause and are not
 flagged: the active player's draw in the draw step, the untaps of the untap step, the
 cleanup step's discard from hand, a Saga's lore counter as the precombat main phase
@@ -33,7 +34,8 @@ need no `by`.
 ```
 
 ## Rules basis
-- Decision 0005 items 5 and 9, decision 0001 item 3, decision 0013 item 4.
+- Decision 0005 items 5 and 9, decision 0001 item 3, decision 0013 item 4, decision 0062
+  item 1.
 - CR 703.1: "Turn-based actions are game actions that happen automatically when certain steps or phases begin, or when each step and phase ends. Turn-based actions don't use the stack."
 - CR 703.2: "Turn-based actions are not controlled by any player."
 - CR 703.4c: "the active player determines which permanents they control will untap. Then they untap them all simultaneously."
@@ -56,7 +58,7 @@ RULE = define(
     "N103",
     "Missing cause",
     severity=Severity.ERROR,
-    decisions=("0005.9", "0005.5", "0001.3", "0013.4", "0023.1", "0025.2"),
+    decisions=("0005.9", "0005.5", "0001.3", "0013.4", "0023.1", "0025.2", "0062.1"),
     cr=("703.1", "703.2", "703.4c", "703.4d", "703.4f", "703.4n", "103.3", "103.5"),
     doc=__doc__,
 )
@@ -79,6 +81,12 @@ EVENTS = (
     t.Draw,
     t.Attach,
     t.Phasing,
+    t.ManaAdded,
+    t.StaysTapped,
+    t.LeavesCombat,
+    t.RingTempts,
+    t.Venture,
+    t.Complete,
 )
 
 
@@ -86,6 +94,10 @@ def event_name(statement: t.Statement) -> str | None:
     """What the line records, if it is a kind of event that has a cause; else None."""
     if isinstance(statement, t.New):
         return f"new {statement.what.value}" if statement.what.value in ("token", "copy") else None
+    if isinstance(statement, t.StaysTapped):
+        return "stays tapped"
+    if isinstance(statement, t.LeavesCombat):
+        return "leaves combat"
     return statement.verb.value if isinstance(statement, EVENTS) else None
 
 

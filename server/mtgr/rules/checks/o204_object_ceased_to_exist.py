@@ -84,6 +84,11 @@ def check(ctx: Context, statement: t.Statement) -> None:
         what = "is a copy of a spell that left the stack and ceased to exist (CR 704.5e, 707.10a)"
     elif obj.kind is ObjectKind.ABILITY:
         what = "left the stack and ceased to exist (CR 608.2n)"
+    elif obj.melded_into is not None:
+        what = (
+            f"is one of the two cards of the melded permanent #{obj.melded_into}: write "
+            f"#{obj.melded_into} (CR 712.4a)"
+        )
     else:
         how = obj.gone_by or "put back into a library with no known position"
         what = (

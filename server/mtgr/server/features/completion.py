@@ -46,11 +46,14 @@ VERBS_BY_ZONE: dict[str, tuple[str, ...]] = {
         "turn",
         "transform",
         "convert",
+        "stays",
+        "leaves",
+        "flip",
     ),
     "graveyard": ("move", "cast", "play", "identify", "reveal", "effect"),
-    "exile": ("move", "cast", "play", "identify", "reveal", "effect"),
+    "exile": ("move", "cast", "play", "identify", "reveal", "effect", "meld"),
     "library": ("move", "identify", "reveal", "cast", "play"),
-    "command": ("move", "cast", "effect"),
+    "command": ("move", "cast", "effect", "complete"),
 }
 NEW_OBJECT_VERBS = ("new", "activate", "trigger")
 PLAYER_VERBS = (
@@ -69,10 +72,28 @@ PLAYER_VERBS = (
     "initiative",
     "citys-blessing",
     "sideboard",
+    "mana",
+    "choose",
+    "ring-bearer",
+    "venture",
+)
+DESIGNATIONS = ("monarch", "initiative", "citys-blessing")
+# what a keyframe entry of a permanent may say after its zone and player (0060 item 1)
+SNAPSHOT_PARTS = (
+    "owner",
+    "back",
+    "melded",
+    "flipped",
+    "tapped",
+    "face-down",
+    "attached",
+    "phased-out",
+    "damage",
+    "counters",
 )
 KINDS = ("discard", "sacrifice", "destroy", "mill")
 NEW_WHAT = ("card", "hidden", "token", "copy", "commander", "emblem")
-CAST_MODES = ("dash", "flashback", "kicker", "evoke", "escape", "adventure", "foretell")
+CAST_MODES = ("dash", "flashback", "kicker", "evoke", "escape", "adventure", "foretell", "fuse")
 DURATIONS = ("end-of-turn", "end-of-combat", "next-turn", "leaves")
 ENTERING = ("tapped", "face-down", "attached", "attacking", "blocking")  # 0020, 0023, 0028
 HEADER_KEYWORDS = ("mtgr", "title", "rules", "variant", "player", "perspective", "start")
@@ -355,7 +376,9 @@ def _after_player(
 ) -> None:
     if not rest:
         if state.in_keyframe is not None:
-            out.keywords(("life", "library", "counters"), "keyframe entry")
+            out.keywords(
+                ("life", "library", "counters", *DESIGNATIONS, "venture"), "keyframe entry"
+            )
         else:
             out.keywords(PLAYER_VERBS, "player action")
         return
@@ -380,6 +403,15 @@ def _after_player(
         out.keywords(["library"])
     elif verb == "sideboard":
         _after_sideboard(out, document, rest[1:], quoting)
+    elif verb == "ring-bearer" and state.in_keyframe is not None and len(rest) <= 2:
+        out.keywords(["tempted"], "how often the Ring tempted the player (decision 0062)")
+    elif verb in ("choose", "ring-bearer") and len(rest) == 1:  # decisions 0061, 0062
+        mine = [o for o in _permanents(state) if o.controller == name]
+        if verb == "choose":
+            out.objects(state, mine, "the legendary permanent kept (legend rule)")
+        else:
+            out.objects(state, mine, "the Ring-bearer")
+            out.keywords(["by"])
     elif quoting:
         out.players(state.player_names())
     elif verb in ("draw", "life", "counters", "win", "lose"):
@@ -465,6 +497,7 @@ def _after_object(
     elif verb == "damage" and len(rest) == 2:
         out.keywords(["->"])
     elif verb == "damage" and len(rest) == 4:
+        out.keywords(["double-strike", "trample"], "the source has it (decision 0073)")
         out.keywords(["deathtouch"], "the source has deathtouch (decision 0027)")
         out.keywords(["replacement"], "prevented or redirected (decision 0040)")
     elif verb == "cast":
@@ -472,7 +505,8 @@ def _after_object(
             earlier = state.commander_cast_count(obj.number, obj.owner)
             if earlier and "tax" not in rest:
                 out.add(f"tax {2 * earlier}", types.CompletionItemKind.Keyword, "commander tax")
-        out.keywords(("from", "back", *CAST_MODES, "by"))
+        out.keywords(("from", "back", "half", *CAST_MODES, "by"))
+        out.keywords(["split-second"], "the spell has split second (decision 0072)")
     elif verb in ("resolve", "fizzle") and len(rest) == 1:
         out.keywords(["->", "replacement"])
     elif verb == "resolve" and "battlefield" in rest:
@@ -490,6 +524,10 @@ def _after_object(
             out.objects(state, _permanents(state))
         else:
             out.keywords(["on", "until"])
+    elif state.in_keyframe is not None and verb in ZONES and verb != "library":
+        out.keywords(SNAPSHOT_PARTS, "keyframe entry")
+    elif verb == "meld" and len(rest) == 1:  # decision 0065: the other card of the pair
+        out.objects(state, [o for o in state.in_zone("exile") if o is not obj], "meld with")
     elif verb == "turn" and len(rest) == 1:  # decision 0028
         out.keywords(["face-up"], "a face-down permanent is turned face up")
     elif verb == "phase" and len(rest) == 1:  # decision 0025

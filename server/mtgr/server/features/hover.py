@@ -20,7 +20,14 @@ from lsprotocol import types
 
 from mtgr.rules.registry import rule
 from mtgr.rules.state import GONE, OWNED_ZONES, GameObject, GameState
-from mtgr.rules.summary import attachment_words, render_state, turn_line
+from mtgr.rules.summary import (
+    attachment_words,
+    card_part_words,
+    dungeon_words,
+    render_state,
+    ring_words,
+    turn_line,
+)
 from mtgr.server.features.cards import card_markdown
 from mtgr.syntax import tree as t
 
@@ -65,6 +72,8 @@ def card_name(obj: GameObject | None) -> str:
 
 
 def where(obj: GameObject) -> str:
+    if obj.melded_into is not None:  # decision 0065
+        return f"one of the two cards of the melded permanent #{obj.melded_into}"
     if obj.zone == GONE:
         return "gone (no longer in the game)"
     if obj.zone == "battlefield":
@@ -171,6 +180,11 @@ def object_hover(document: OpenDocument, line: int, number: int) -> str:
         rows.append("- face down: only its controller may look at it (CR 708.5)")
     if obj.back_face:
         rows.append("- back face up (CR 712.8e, 712.8f)")
+    rows.extend(f"- {words} (CR 709, 710, 712, 715)" for words in card_part_words(obj))
+    if obj.ring_bearer:
+        rows.append(f"- {obj.controller}'s Ring-bearer (CR 701.54a)")
+    if obj.kept_by_legend is not None:
+        rows.append("- kept under the legend rule (CR 704.5j)")
     if obj.phased_out:
         how = " with what it is attached to" if obj.phased_indirectly else ""
         rows.append(f"- phased out{how}, under {obj.phased_under}'s control (CR 702.26b)")
@@ -218,6 +232,9 @@ def player_hover(document: OpenDocument, line: int, name: str) -> str:
         rows.append("- has the initiative (CR 726)")
     if player.citys_blessing:
         rows.append("- has the city's blessing (CR 702.131c)")
+    if player.ring_tempted:
+        rows.append(f"- {ring_words(state, player)} (CR 701.54)")
+    rows.extend(f"- {words} (CR 309)" for words in dungeon_words(player))
     attached = state.attachments_of(name) if state.attached else []
     if attached:
         rows.append("- attached: " + ", ".join(o.label() for o in attached))
@@ -258,6 +275,18 @@ def form_keys(statement: t.Statement | None, token: t.Token, word: str) -> list[
             return ["designation_phrase", word]
         if isinstance(statement, t.DayNight):
             return ["day_night_statement", word]
+        if isinstance(statement, t.LegendChoice):
+            return ["legend_choice_phrase"]
+        if isinstance(statement, t.RingTempts):
+            return ["ring_phrase"]
+        if isinstance(statement, t.Venture):
+            return ["venture_phrase"]
+        if isinstance(statement, t.Complete):
+            return ["complete_phrase"]
+        if isinstance(statement, t.Flip):
+            return ["flip_phrase"]
+        if isinstance(statement, t.Meld):
+            return ["meld_phrase"]
         if isinstance(statement, t.AbilityOf) and statement.designation is not None:
             return ["designation_trigger_phrase"]
         if isinstance(statement, t.PlayerCounters):
