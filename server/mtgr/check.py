@@ -166,7 +166,10 @@ def check_text(
     text: str,
     severities: Mapping[str, Severity | None] | None = None,
     cards: CardIndex | None = None,
+    perspective: str | None = None,
 ) -> list[Diagnostic]:
-    """Every diagnostic of a text; the card-aware rules speak only when given a card index."""
+    """Every diagnostic of a text; the card-aware rules speak only when given a card index.
+    `perspective` (a name, "" for all) is assumed until the text declares its own (decision
+    0080)."""
     document = Document(text)
-    return diagnostics(document, walk(document.lines, cards), severities)
+    return diagnostics(document, walk(document.lines, cards, perspective), severities)

@@ -9,6 +9,10 @@ found walking up from the checked file; in one folder `mtgr.toml` wins, and a
     exclude = ["drafts/", "*.tmp.mtgr"]             # gitignore patterns, from this folder
     rules-file = "rules/MagicCompRules.txt"         # the CR text hover quotes from
     cards-file = "cards/oracle-cards.json"          # a card index or card file (decision 0050)
+    perspective = "Alice"                           # or "all": for records that declare none
+
+`perspective` is what a record without a `perspective` line is checked as (decision 0080);
+a record's own line always wins.
 
 Paths are relative to the settings file's folder. Nothing in it stops checking: an unknown key or code, a wrong value or TOML that does not
 parse is a warning with the file and line, and the rest of the file still counts.
@@ -30,8 +34,15 @@ from mtgr.rules.registry import Severity, rule
 
 CONFIG_FILES = ("mtgr.toml", "pyproject.toml")
 MAX_BYTES = 1 << 20  # a settings file is small: a larger one is not read
-KNOWN_KEYS = ("severity", "exclude", "rules-file", "cards-file")
+KNOWN_KEYS = ("severity", "exclude", "rules-file", "cards-file", "perspective")
 LEVELS = (*(level.value for level in Severity), "off")
+ALL_PLAYERS = "all"  # the value that means every player's perspective, as `perspective all`
+
+
+def perspective(value: str) -> str:
+    """A perspective as the walk takes it (GameState.perspective): a player's name, or ""
+    for `all`."""
+    return "" if value == ALL_PLAYERS else value
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +64,8 @@ class Config:
     exclude: tuple[str, ...] = ()
     rules_file: Path | None = None
     cards_file: Path | None = None
+    # assumed for a record without a `perspective` line: a name, "" for all, None for none
+    perspective: str | None = None
     warnings: tuple[ConfigWarning, ...] = ()
 
     def excludes(self, path: Path) -> bool:
@@ -203,6 +216,13 @@ def load(path: Path) -> Config:
         warn("`exclude` must be a list of gitignore-style patterns", "exclude")
         exclude = []
     rules_file, cards_file = (_path(data, key, path, warn) for key in ("rules-file", "cards-file"))
+    assumed = data.get("perspective")
+    if assumed is not None and (not isinstance(assumed, str) or not assumed.strip()):
+        warn(
+            f'`perspective` must be a player\'s name or "{ALL_PLAYERS}", not {assumed!r}',
+            "perspective",
+        )
+        assumed = None
     for key in data:
         if key not in KNOWN_KEYS:
             warn(f"unknown key {key!r} (known: {', '.join(KNOWN_KEYS)})", key)
@@ -212,6 +232,7 @@ def load(path: Path) -> Config:
         tuple(exclude),
         rules_file,
         cards_file,
+        perspective(assumed) if assumed is not None else None,
         tuple(warnings),
     )
 

@@ -97,9 +97,11 @@ class Checked(Protocol):
 class CheckedText:
     """A whole text checked once: what the command line fixes."""
 
-    def __init__(self, text: str, cards: CardIndex | None = None) -> None:
+    def __init__(
+        self, text: str, cards: CardIndex | None = None, perspective: str | None = None
+    ) -> None:
         self.document = Document(text)
-        self.walk: Walk = walk(self.document.lines, cards)
+        self.walk: Walk = walk(self.document.lines, cards, perspective)
 
     @property
     def cards(self) -> CardIndex | None:
@@ -512,8 +514,10 @@ def fix_all(
     text: str,
     severities: Mapping[str, Severity | None] | None = None,
     cards: CardIndex | None = None,
+    perspective: str | None = None,
 ) -> tuple[str, Counter[str]]:
-    """The text with every safe fix applied, and how many of each code were fixed.
+    """The text with every safe fix applied, and how many of each code were fixed; checked
+    as `check_text` does, with the same `perspective` assumed.
 
     Each round takes one safe fix a diagnostic, as long as their lines do not overlap,
     and checks the text again; fixes taken together that would leave a code more often
@@ -521,14 +525,14 @@ def fix_all(
     """
     applied: Counter[str] = Counter()
     for _ in range(MAX_FIX_ROUNDS):
-        checked = CheckedText(text, cards)
+        checked = CheckedText(text, cards, perspective)
         found = checked.diagnostics(severities)
         chosen = _disjoint_safe_fixes(checked, found)
         if not chosen:
             break
         fixed = apply_edits(text, [e for fix in chosen for e in fix.edits])
         if len(chosen) > 1 and not _no_worse(
-            found, CheckedText(fixed, cards).diagnostics(severities)
+            found, CheckedText(fixed, cards, perspective).diagnostics(severities)
         ):
             chosen = chosen[:1]
             fixed = apply_edits(text, chosen[0].edits)

@@ -115,6 +115,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar="CODE=LEVEL",
         help="change a code's severity (error, warning, information, hint) or turn it off",
     )
+    check.add_argument(
+        "--perspective",
+        metavar="NAME|all",
+        help="the perspective a record without a `perspective` line is checked as "
+        "(overrides the config file's; a record's own line wins)",
+    )
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when errors are found")
     check.add_argument(
         "--statistics", action="store_true", help="print how often each code was found"
@@ -266,6 +272,7 @@ def _text(source: Source, read: Snapshot) -> str:
 
 def _check(args: argparse.Namespace) -> int:
     requested = _severities(args.severity)
+    requested_perspective = _perspective(args.perspective)
     scan = Scan(args, markdown=True)
     indexes = cards.Indexes(args.cards)
     results: list[output.Checked] = []
@@ -282,8 +289,9 @@ def _check(args: argparse.Namespace) -> int:
         settings = scan.config_for(source.place)
         severities = {**settings.severity, **requested}
         index = indexes.for_config(settings)
+        assumed = requested_perspective if args.perspective is not None else settings.perspective
         if args.fix or args.diff:
-            new_text, applied = _fixed(text, severities, source.markdown, index)
+            new_text, applied = _fixed(text, severities, source.markdown, index, assumed)
             if applied:
                 would_fix += sum(applied.values())
                 if args.diff:
@@ -295,7 +303,8 @@ def _check(args: argparse.Namespace) -> int:
                 _put(scan, source, read, _encoded(read, text))
         if source.markdown:
             text = mtgr_blocks(text)
-        results.append(output.Checked(source.name, check_text(text, severities, index)))
+        found = check_text(text, severities, index, assumed)
+        results.append(output.Checked(source.name, found))
     if not results and not scan.problems:
         raise UsageError(
             f"no .mtgr files or Markdown pages with mtgr blocks in {', '.join(args.paths)}"
@@ -312,7 +321,11 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _fixed(
-    text: str, severities: dict[str, Severity | None], markdown: bool, cards: CardIndex | None
+    text: str,
+    severities: dict[str, Severity | None],
+    markdown: bool,
+    cards: CardIndex | None,
+    perspective: str | None,
 ) -> tuple[str, Counter[str]]:
     """The text with the safe fixes, keeping its line ends (fixes are worked out on LF).
 
@@ -320,7 +333,7 @@ def _fixed(
     them (or remove a line), the page is left as it is and its findings are reported."""
     lines = split_lines(text)
     record = mtgr_blocks(text) if markdown else "\n".join(lines)
-    new_record, applied = fix_all(record, severities, cards)
+    new_record, applied = fix_all(record, severities, cards, perspective)
     new_text = new_record
     if markdown and applied:
         fixed_lines = split_lines(new_record)
@@ -398,6 +411,15 @@ def _severities(values: Sequence[str]) -> dict[str, Severity | None]:
                 f"--severity {value}: level must be error, warning, information, hint or off"
             ) from error
     return severities
+
+
+def _perspective(value: str | None) -> str | None:
+    """`--perspective`: a player's name or `all`."""
+    if value is None:
+        return None
+    if not value.strip():
+        raise UsageError(f"--perspective: expected a player's name or {config.ALL_PLAYERS}")
+    return config.perspective(value)
 
 
 def _print_diff(name: str, before: str, after: str) -> None:

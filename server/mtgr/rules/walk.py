@@ -6,7 +6,8 @@ incremental walk resumes at the last checkpoint before the first changed line an
 as soon as it reaches a checkpoint whose state equals the previous walk's: from there on
 everything would come out the same, so the previous findings are kept. Rules are pure
 functions of (state, statement, line id, card index), which is what makes this exact: a walk
-keeps the card index it was given (or None) and `rewalk` goes on with the same one.
+keeps the card index it was given (or None), and the perspective it assumes for a record
+that declares none, and `rewalk` goes on with the same ones.
 """
 
 from __future__ import annotations
@@ -44,6 +45,13 @@ class Walk:
     final_state: GameState = field(default_factory=GameState)
     lines_walked: int = 0  # how many lines this walk (re)checked, for tests and benchmarks
     cards: CardIndex | None = None  # what the card-aware rules read; None: they stay silent
+    # the perspective assumed until the record declares its own (decision 0080): a
+    # player's name, "" for all, None for none
+    perspective: str | None = None
+
+    def start(self) -> GameState:
+        """The state before the first line."""
+        return GameState(perspective=self.perspective)
 
     def findings(self, lines: Sequence[Line]) -> list[Finding]:
         found: list[Finding] = []
@@ -77,9 +85,11 @@ def _syntax_finding(line: LineId, error: t.LineError) -> Finding:
     return Finding(error.code, severity, line, error.span, error.message)
 
 
-def walk(lines: Sequence[Line], cards: CardIndex | None = None) -> Walk:
-    result = Walk(cards=cards)
-    for _done in _walk_from(result, lines, 0, GameState(), previous=None):
+def walk(
+    lines: Sequence[Line], cards: CardIndex | None = None, perspective: str | None = None
+) -> Walk:
+    result = Walk(cards=cards, perspective=perspective)
+    for _done in _walk_from(result, lines, 0, result.start(), previous=None):
         pass
     return result
 
@@ -114,7 +124,9 @@ def rewalk_in_steps(
     # Resume strictly before the changed line: it may carry the id of a line that had
     # other lines before it (the lines deleted above it), so its old checkpoint is stale.
     start, state = (
-        _resume_point(previous, lines, first_changed - 1) if first_changed > 0 else (0, GameState())
+        _resume_point(previous, lines, first_changed - 1)
+        if first_changed > 0
+        else (0, previous.start())
     )
     result = Walk(
         checkpoints=dict(previous.checkpoints),
@@ -122,6 +134,7 @@ def rewalk_in_steps(
         objects_after=dict(previous.objects_after),
         end_findings=previous.end_findings,
         cards=previous.cards,
+        perspective=previous.perspective,
     )
     last = first_changed if last_changed is None else max(first_changed, last_changed)
     steps = _walk_from(
@@ -233,4 +246,4 @@ def _resume_point(result: Walk, lines: Sequence[Line], index: int) -> tuple[int,
         start -= 1
     if start < len(lines) and lines[start].id in result.checkpoints:
         return start, result.checkpoints[lines[start].id].snapshot()
-    return 0, GameState()
+    return 0, result.start()

@@ -50,6 +50,8 @@ class Settings:
     rules_file: str | None = None
     cards_file: str | None = None  # a card index or card file; None: the default index, if any
     severity: dict[str, Severity | None] = field(default_factory=dict)
+    # assumed for a record without a `perspective` line (decision 0080): a name, "" for all
+    perspective: str | None = None
     inlay_hints: bool = True
     # False re-parses and re-checks the whole document on every change: only for
     # measuring the incremental path against it (benchmarks/run.py)
@@ -83,12 +85,26 @@ class Settings:
                         f"mtgr.severity: {code} must be one of {', '.join(config.LEVELS)}, "
                         f"not {level!r}"
                     )
+        perspective = value.get("perspective")
+        if isinstance(perspective, str) and perspective.strip():
+            settings.perspective = config.perspective(perspective)
+        elif perspective not in (None, ""):
+            settings.warnings.append(
+                f"mtgr.perspective must be a player's name or {config.ALL_PLAYERS!r}, "
+                f"not {perspective!r}"
+            )
         if isinstance(value.get("incremental"), bool):
             settings.incremental = value["incremental"]
         hints = value.get("inlayHints")
         if isinstance(hints, Mapping) and isinstance(hints.get("enabled"), bool):
             settings.inlay_hints = hints["enabled"]
         return settings
+
+
+def assumed_perspective(settings: Settings, project: config.Config) -> str | None:
+    """The perspective assumed until a record declares its own: the editor's
+    `mtgr.perspective`, else the project file's `perspective` (decision 0080)."""
+    return settings.perspective if settings.perspective is not None else project.perspective
 
 
 _Severities = tuple[tuple[str, Severity | None], ...]
@@ -118,9 +134,18 @@ class OpenDocument:
         self.cache_owner = object()
         self.document = Document(self._visible(text), self.cache_owner)
         self.source = Document(text, self.cache_owner) if self.is_markdown else self.document
+        # the project settings file (config.py) and what it says; given by Session.open,
+        # which needs it first to choose the card index
+        self._settings_file, self.config = project or _project(uri)
+        self._settings_checked = time.monotonic()
         # False until the document's first walk is done (a large one is walked in steps)
         self.checked = check
-        self._walk: Walk = walk(self.document.lines, cards) if check else Walk(cards=cards)
+        assumed = self.perspective(self.settings)
+        self._walk: Walk = (
+            walk(self.document.lines, cards, assumed)
+            if check
+            else Walk(cards=cards, perspective=assumed)
+        )
         # the lines edits changed since the walk: (first, last) in today's numbers; the
         # walk is brought up to date by steps (features/documents.py) or on first use
         self._pending: tuple[int, int] | None = None if check else (0, len(self.document))
@@ -133,10 +158,6 @@ class OpenDocument:
         self._cursor: tuple[str, int, int] | None = None
         # the diagnostics last placed, with the walk and severities they were placed for
         self._placed: tuple[Walk, _Severities, list[Diagnostic]] | None = None
-        # the project settings file (config.py) and what it says; given by Session.open,
-        # which needs it first to choose the card index
-        self._settings_file, self.config = project or _project(uri)
-        self._settings_checked = time.monotonic()
 
     def reload_config(self, force: bool = True) -> bool:
         """Reads the project settings file again when the client says it changed (force),
@@ -162,6 +183,9 @@ class OpenDocument:
             return settings.rules_file
         return str(self.config.rules_file) if self.config.rules_file else None
 
+    def perspective(self, settings: Settings) -> str | None:
+        return assumed_perspective(settings, self.config)
+
     def _visible(self, text: str) -> str:
         return mtgr_blocks(text) if self.is_markdown else text
 
@@ -179,6 +203,11 @@ class OpenDocument:
         self._walk = rewalk(self._walk, self.document.lines, *self._pending)
         self._pending = None
         return self._walk
+
+    @property
+    def assumed_perspective(self) -> str | None:
+        """The perspective the document's walk assumes until the record declares one."""
+        return self._walk.perspective
 
     @property
     def pending(self) -> bool:
@@ -207,7 +236,7 @@ class OpenDocument:
             if self.checked:  # a measured full re-check starts cold (benchmarks/run.py)
                 clear_parse_caches()
                 self.document = Document(self.document.text, self.cache_owner)
-            self._walk = walk(self.document.lines, self.cards)
+            self._walk = walk(self.document.lines, self.cards, self._walk.perspective)
             self._pending = None
             self.checked = True
         elif self.checked:
@@ -281,11 +310,12 @@ class OpenDocument:
         touched, self._touched = self._touched, None
         return touched
 
-    def use_cards(self, cards: CardIndex | None) -> None:
-        """Checks the whole document again with another card index (or none); a first check
-        still going in steps stops, since this one is complete (features/documents.py)."""
+    def use(self, cards: CardIndex | None, perspective: str | None) -> None:
+        """Checks the whole document again with another card index (or none) or assumed
+        perspective; a first check still going in steps stops, since this one is complete
+        (features/documents.py)."""
         self.cards = cards
-        self._walk = walk(self.document.lines, cards)
+        self._walk = walk(self.document.lines, cards, perspective)
         self._pending = None
         self._touch(*_EVERYTHING)
         self.checked = True
@@ -477,12 +507,13 @@ class Session:
             self.refresh(document)
 
     def refresh(self, document: OpenDocument) -> None:
-        """Gives the document its folder's settings and the card index they and its project
-        file name."""
+        """Gives the document its folder's settings, and the card index and assumed
+        perspective they and its project file name."""
         document.settings = self.settings_for(document.uri)
         cards = self.cards_for(document.settings, document.config)
-        if cards is not document.cards:
-            document.use_cards(cards)
+        perspective = document.perspective(document.settings)
+        if cards is not document.cards or perspective != document.assumed_perspective:
+            document.use(cards, perspective)
 
     def cards_for(self, settings: Settings, project: config.Config) -> CardIndex | None:
         """The editor's `mtgr.cardsFile`, else the project file's `cards-file`, else the

@@ -40,7 +40,7 @@ from mtgr.server.features.diagnostics import (
     send_raw,
 )
 from mtgr.server.features.log import LOGGER
-from mtgr.server.session import OpenDocument, Settings, fs_path
+from mtgr.server.session import OpenDocument, Settings, assumed_perspective, fs_path
 from mtgr.syntax.markdown import mtgr_blocks
 
 if TYPE_CHECKING:
@@ -113,7 +113,8 @@ class _Pass(config.Projects):
             project = self.for_folder(folder)
             cards = session.cards_for(settings, project)
             severities = sorted({**project.severity, **settings.severity}.items())
-            depends = repr((severities, getattr(cards, "source", None)))
+            perspective = assumed_perspective(settings, project)
+            depends = repr((severities, getattr(cards, "source", None), perspective))
             known = self._contexts[folder] = (settings, project, cards, depends)
         return known
 
