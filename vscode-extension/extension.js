@@ -60,6 +60,7 @@ function settings(scopeUri) {
     rulesFile: resolveVariables(config.get('rulesFile', ''), folder),
     cardsFile: resolveVariables(config.get('cardsFile', ''), folder),
     severity: config.get('severity', {}),
+    perspective: config.get('perspective', ''),
     inlayHints: { enabled: config.get('inlayHints.enabled', true) },
     trace: { server: config.get('trace.server', 'off') },
   };
