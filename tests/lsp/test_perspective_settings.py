@@ -135,3 +135,56 @@ async def test_a_perspective_that_is_no_name_is_a_warning(
         await asyncio.sleep(0.05)
     shown = [m for m in client.messages if m.type == types.MessageType.Warning]
     assert len(shown) == 1 and "mtgr.perspective" in shown[0].message
+
+
+@pytest_lsp.fixture(
+    config=ClientServerConfig(server_command=[sys.executable, "-m", "mtgr", "lsp"]),
+)
+async def puller(lsp_client: LanguageClient):
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def _pull(
+    client: LanguageClient, previous: dict[str, str]
+) -> dict[str, types.WorkspaceDocumentDiagnosticReport]:
+    report = await client.workspace_diagnostic_async(
+        types.WorkspaceDiagnosticParams(
+            previous_result_ids=[
+                types.PreviousResultId(uri=uri, value=value) for uri, value in previous.items()
+            ]
+        )
+    )
+    return {item.uri: item for item in report.items}
+
+
+def _pulled_v706(item: types.WorkspaceDocumentDiagnosticReport) -> list[int]:
+    assert isinstance(item, types.WorkspaceFullDocumentDiagnosticReport)
+    return sorted(d.range.start.line for d in item.items if d.code == "V706")
+
+
+@pytest.mark.asyncio
+async def test_the_workspace_check_of_closed_records(
+    puller: LanguageClient, tmp_path: Path
+) -> None:
+    """Records not open are checked with their folder's settings file too, and again when
+    its perspective changes (the report depends on it)."""
+    settings = tmp_path / "mtgr.toml"
+    settings.write_text('perspective = "Bob"\n', encoding="utf-8")
+    undeclared, own = tmp_path / "game.mtgr", tmp_path / "own.mtgr"
+    undeclared.write_text(UNDECLARED, encoding="utf-8")
+    own.write_text(OWN, encoding="utf-8")
+    await puller.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities("neovim"),
+            workspace_folders=[types.WorkspaceFolder(uri=tmp_path.as_uri(), name="games")],
+        )
+    )
+    first = await _pull(puller, {})
+    assert _pulled_v706(first[undeclared.as_uri()]) == [4]
+    assert _pulled_v706(first[own.as_uri()]) == [5]
+    settings.write_text('perspective = "all"\n', encoding="utf-8")
+    previous = {uri: item.result_id for uri, item in first.items() if item.result_id}
+    second = await _pull(puller, previous)
+    assert _pulled_v706(second[undeclared.as_uri()]) == [3, 4]
+    assert _pulled_v706(second[own.as_uri()]) == [5]  # its own line still wins
