@@ -13,6 +13,8 @@ from mtgr import config
 from mtgr.check import check_text
 from mtgr.cli.main import EXIT_CLEAN, EXIT_USAGE, main
 from mtgr.fixes import CheckedText
+from mtgr.rules.walk import rewalk, walk
+from mtgr.syntax.document import Document
 
 HEADER = 'mtgr 0.4\nplayer "Alice" deck 60\nplayer "Bob" deck 60\n'
 DRAWS = '"Alice" draw #1\n"Bob" draw #2\n'  # unnamed draws: V706 where the drawer's view is
@@ -117,3 +119,18 @@ def test_check_text_and_the_fixes_check_take_the_assumed_perspective() -> None:
     assert [d.line for d in check_text(OWN, perspective="") if d.code == "V706"] == [5]
     fixed = CheckedText(UNDECLARED, perspective="Bob").diagnostics()
     assert [d.line for d in fixed if d.code == "V706"] == [4]
+
+
+@pytest.mark.parametrize("at", [0, 3, 4])
+def test_a_walk_again_after_an_edit_keeps_the_assumed_perspective(at: int) -> None:
+    """The incremental walk resumes from the same assumed perspective, also from the top."""
+    document = Document(UNDECLARED)
+    result = walk(document.lines, perspective="Bob")
+    first = document.edit((at, 0), (at, 0), "// a note\n")
+    again = rewalk(result, document.lines, first)
+    fresh = walk(document.lines, perspective="Bob")
+    assert again.perspective == "Bob"
+    assert [(f.code, f.line) for f in again.findings(document.lines)] == [
+        (f.code, f.line) for f in fresh.findings(document.lines)
+    ]
+    assert [document.number_of(f.line) for f in fresh.findings(document.lines)] == [5]
