@@ -140,7 +140,7 @@ class OpenDocument:
         self._settings_checked = time.monotonic()
         # False until the document's first walk is done (a large one is walked in steps)
         self.checked = check
-        assumed = self.perspective(self.settings)
+        assumed = assumed_perspective(self.settings, self.config)
         self._walk: Walk = (
             walk(self.document.lines, cards, assumed)
             if check
@@ -182,9 +182,6 @@ class OpenDocument:
         if settings.rules_file:
             return settings.rules_file
         return str(self.config.rules_file) if self.config.rules_file else None
-
-    def perspective(self, settings: Settings) -> str | None:
-        return assumed_perspective(settings, self.config)
 
     def _visible(self, text: str) -> str:
         return mtgr_blocks(text) if self.is_markdown else text
@@ -511,7 +508,7 @@ class Session:
         perspective they and its project file name."""
         document.settings = self.settings_for(document.uri)
         cards = self.cards_for(document.settings, document.config)
-        perspective = document.perspective(document.settings)
+        perspective = assumed_perspective(document.settings, document.config)
         if cards is not document.cards or perspective != document.assumed_perspective:
             document.use(cards, perspective)
 
