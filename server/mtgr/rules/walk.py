@@ -65,7 +65,7 @@ def step(
     if statement is None:
         return state
     context = Context(state, line.id, statement, findings, cards)
-    for check in checks_for(type(statement)):
+    for check in checks_for(type(statement), state.stage, bool(statement.replacements)):
         check(context, statement)
     return apply(state, statement, line.id)
 

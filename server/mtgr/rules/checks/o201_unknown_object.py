@@ -44,10 +44,10 @@ RULE = define(
 _INTRODUCING = (t.New, t.AbilityOf)
 
 
-@RULE.on(t.Statement)
+@RULE.on(t.Statement, stages=set(Stage) - {Stage.GAP})
 def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
-    if state.stage is Stage.GAP or not statement.objects:
+    if not statement.objects:
         return
     for ref in references(statement):
         if state.obj(ref.number) is None and not state.number_used(ref.number):
