@@ -70,6 +70,11 @@ def has_left(state: GameState, name: str) -> bool:
 @RULE.on(t.Statement, stages=NOT_OVER)
 def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
+    for player in state.players:
+        if player.lost:
+            break
+    else:
+        return  # nobody has left: the common case, and the cheapest to tell
     if isinstance(statement, _NOT_IN_THE_GAME):
         return
     for ref in statement.players:
