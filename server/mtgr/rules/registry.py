@@ -49,14 +49,19 @@ EndCheck = Callable[["Context"], None]
 
 @dataclass(frozen=True, slots=True)
 class Gate:
-    """When a check can find anything: the stages it runs in, and whether only on lines
-    that list replacements."""
+    """When a check can find anything: the stages it runs in, whether only on lines that
+    list replacements, and whether only with a card index."""
 
     stages: frozenset[Stage]
     with_replacements: bool = False
+    with_cards: bool = False
 
-    def opens(self, stage: Stage, replacements: bool) -> bool:
-        return stage in self.stages and (replacements or not self.with_replacements)
+    def opens(self, stage: Stage, replacements: bool, cards: bool) -> bool:
+        return (
+            stage in self.stages
+            and (replacements or not self.with_replacements)
+            and (cards or not self.with_cards)
+        )
 
 
 @dataclass(eq=False)
@@ -77,18 +82,22 @@ class Rule:
         *statement_types: type,
         stages: Collection[Stage] | None = None,
         with_replacements: bool = False,
+        with_cards: bool = False,
     ) -> Callable[[Check], Check]:
         """Registers a check for these statement types (and their subclasses), to run only
-        in these stages (None: every stage) and, with `with_replacements`, only on lines
-        that list replacements. The walk picks a line's checks from a table by statement
-        type, stage and replacements, so a check whose line or stage cannot concern it
-        costs nothing there."""
+        in these stages (None: every stage), with `with_replacements` only on lines that
+        list replacements, and with `with_cards` only when the walk has a card index. The
+        walk picks a line's checks from a table by statement type, stage, replacements
+        and card index, so a check whose line or stage cannot concern it costs nothing
+        there."""
 
         def register(check: Check) -> Check:
             for statement_type in statement_types:
                 self.checks[statement_type] = check
             self.gates[check] = Gate(
-                frozenset(Stage) if stages is None else frozenset(stages), with_replacements
+                frozenset(Stage) if stages is None else frozenset(stages),
+                with_replacements,
+                with_cards,
             )
             return check
 
@@ -150,14 +159,16 @@ def all_rules() -> dict[str, Rule]:
     return rules
 
 
-_CHECKS: dict[tuple[type, Stage, bool], tuple[Check, ...]] = {}
+_CHECKS: dict[tuple[type, Stage, bool, bool], tuple[Check, ...]] = {}
 
 
-def checks_for(statement_type: type, stage: Stage, replacements: bool) -> tuple[Check, ...]:
+def checks_for(
+    statement_type: type, stage: Stage, replacements: bool, cards: bool
+) -> tuple[Check, ...]:
     """The checks of every rule registered for this statement type whose gate opens in this
-    stage, on a line that does or does not list replacements, in code order; a plain dict,
-    looked up on every line of every walk."""
-    key = (statement_type, stage, replacements)
+    stage, on a line that does or does not list replacements, with or without a card
+    index, in code order; a plain dict, looked up on every line of every walk."""
+    key = (statement_type, stage, replacements, cards)
     found = _CHECKS.get(key)
     if found is None:
         found = _CHECKS[key] = tuple(
@@ -165,7 +176,7 @@ def checks_for(statement_type: type, stage: Stage, replacements: bool) -> tuple[
             for rule in all_rules().values()
             for registered, check in rule.checks.items()
             if issubclass(statement_type, registered)
-            and rule.gates[check].opens(stage, replacements)
+            and rule.gates[check].opens(stage, replacements, cards)
         )
     return found
 
