@@ -9,12 +9,13 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache
 from typing import TYPE_CHECKING
 
+from mtgr.rules.state import Stage
 from mtgr.syntax import tree as t
 
 if TYPE_CHECKING:
@@ -46,6 +47,23 @@ Check = Callable[["Context", t.Statement], None]
 EndCheck = Callable[["Context"], None]
 
 
+@dataclass(frozen=True, slots=True)
+class Gate:
+    """When a check can find anything: the stages it runs in, whether only on lines that
+    list replacements, and whether only with a card index."""
+
+    stages: frozenset[Stage]
+    with_replacements: bool = False
+    with_cards: bool = False
+
+    def opens(self, stage: Stage, replacements: bool, cards: bool) -> bool:
+        return (
+            stage in self.stages
+            and (replacements or not self.with_replacements)
+            and (cards or not self.with_cards)
+        )
+
+
 @dataclass(eq=False)
 class Rule:
     code: str
@@ -56,13 +74,31 @@ class Rule:
     doc: RuleDoc
     checks: dict[type, Check] = field(default_factory=dict)
     end_checks: list[EndCheck] = field(default_factory=list)
+    # what a check needs before it can find anything, tested by the walk before calling it
+    gates: dict[Check, Gate] = field(default_factory=dict)
 
-    def on(self, *statement_types: type) -> Callable[[Check], Check]:
-        """Registers a check for these statement types (and their subclasses)."""
+    def on(
+        self,
+        *statement_types: type,
+        stages: Collection[Stage] | None = None,
+        with_replacements: bool = False,
+        with_cards: bool = False,
+    ) -> Callable[[Check], Check]:
+        """Registers a check for these statement types (and their subclasses), to run only
+        in these stages (None: every stage), with `with_replacements` only on lines that
+        list replacements, and with `with_cards` only when the walk has a card index. The
+        walk picks a line's checks from a table by statement type, stage, replacements
+        and card index, so a check whose line or stage cannot concern it costs nothing
+        there."""
 
         def register(check: Check) -> Check:
             for statement_type in statement_types:
                 self.checks[statement_type] = check
+            self.gates[check] = Gate(
+                frozenset(Stage) if stages is None else frozenset(stages),
+                with_replacements,
+                with_cards,
+            )
             return check
 
         return register
@@ -123,19 +159,24 @@ def all_rules() -> dict[str, Rule]:
     return rules
 
 
-_CHECKS: dict[type, tuple[Check, ...]] = {}
+_CHECKS: dict[tuple[type, Stage, bool, bool], tuple[Check, ...]] = {}
 
 
-def checks_for(statement_type: type) -> tuple[Check, ...]:
-    """The checks of every rule registered for this statement type, in code order; a plain
-    dict, looked up on every line of every walk."""
-    found = _CHECKS.get(statement_type)
+def checks_for(
+    statement_type: type, stage: Stage, replacements: bool, cards: bool
+) -> tuple[Check, ...]:
+    """The checks of every rule registered for this statement type whose gate opens in this
+    stage, on a line that does or does not list replacements, with or without a card
+    index, in code order; a plain dict, looked up on every line of every walk."""
+    key = (statement_type, stage, replacements, cards)
+    found = _CHECKS.get(key)
     if found is None:
-        found = _CHECKS[statement_type] = tuple(
+        found = _CHECKS[key] = tuple(
             check
             for rule in all_rules().values()
             for registered, check in rule.checks.items()
             if issubclass(statement_type, registered)
+            and rule.gates[check].opens(stage, replacements, cards)
         )
     return found
 

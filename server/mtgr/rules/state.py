@@ -79,6 +79,10 @@ class Stage(Enum):
     OVER = "over"
 
 
+# every stage but the end of a game: where the checks of what happens in a game run
+NOT_OVER = frozenset(Stage) - {Stage.OVER}
+
+
 @dataclass(frozen=True, slots=True)
 class ControlEffect:
     """A control change that ends with a duration (decision 0021): who had control before

@@ -73,7 +73,8 @@ def step(
     if statement is None:
         return state
     context = Context(state, line.id, statement, findings, cards)
-    for check in checks_for(type(statement)):
+    replacements = bool(statement.replacements)
+    for check in checks_for(type(statement), state.stage, replacements, cards is not None):
         check(context, statement)
     return apply(state, statement, line.id)
 

@@ -61,11 +61,10 @@ def card_names(statement: t.Statement) -> list[t.Text]:
     return names
 
 
-@RULE.on(t.ObjectStatement, t.Draw)
+@RULE.on(t.ObjectStatement, t.Draw, with_cards=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     cards = ctx.cards
-    if cards is None:
-        return
+    assert cards is not None
     for name in card_names(statement):
         if cards.lookup(name.value) is not None:
             continue

@@ -61,11 +61,11 @@ RULE = define(
 INSTANT_SPEED = ("flash", "any time you could cast an instant")
 
 
-@RULE.on(t.Cast)
+@RULE.on(t.Cast, stages=(Stage.PLAYING,))
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Cast)
     state = ctx.state
-    if statement.cause is not None or quiet(ctx) or state.stage is not Stage.PLAYING:
+    if statement.cause is not None or quiet(ctx):
         return
     obj = state.obj(statement.subject.number)
     card = ctx.card(obj, statement.name)

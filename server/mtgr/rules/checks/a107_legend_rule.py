@@ -53,10 +53,10 @@ RULE = define(
 )
 
 
-@RULE.on(t.Turn, t.PhaseOrStep, t.Cast)
+@RULE.on(t.Turn, t.PhaseOrStep, t.Cast, stages=(Stage.PLAYING,), with_cards=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
-    if ctx.cards is None or quiet(ctx) or state.stage is not Stage.PLAYING:
+    if quiet(ctx):
         return
     if isinstance(statement, t.Cast) and statement.cause is not None:
         return  # cast while a spell resolves: no player has had priority since

@@ -69,10 +69,10 @@ RULE = define(
 SAVES_IT = ("get +", "gets +", "indestructible", "regenerate", "toughness", "prevent")
 
 
-@RULE.on(t.Turn, t.PhaseOrStep)
+@RULE.on(t.Turn, t.PhaseOrStep, stages=(Stage.PLAYING,), with_cards=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
-    if ctx.cards is None or quiet(ctx) or state.stage is not Stage.PLAYING:
+    if quiet(ctx):
         return
     for obj in sorted(state.objects.values(), key=lambda o: o.number):
         if obj.zone != "battlefield":

@@ -69,11 +69,11 @@ def _may_receive(state: GameState, source: GameObject, statement: t.Damage) -> b
     return what in source.blocking
 
 
-@RULE.on(t.Damage)
+@RULE.on(t.Damage, stages=(Stage.PLAYING,))
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Damage)
     state = ctx.state
-    if quiet(ctx) or state.stage is not Stage.PLAYING or state.incomplete_since_step:
+    if quiet(ctx) or state.incomplete_since_step:
         return
     if state.turn.step != "combat-damage" or state.stack or state.resolving is not None:
         return

@@ -47,11 +47,11 @@ RULE = define(
 )
 
 
-@RULE.on(t.StaysTapped, t.TapChange)
+@RULE.on(t.StaysTapped, t.TapChange, stages=(Stage.PLAYING,))
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, (t.StaysTapped, t.TapChange))
     state = ctx.state
-    if quiet(ctx) or state.stage is not Stage.PLAYING:
+    if quiet(ctx):
         return
     obj = state.obj(statement.subject.number)
     if obj is None:

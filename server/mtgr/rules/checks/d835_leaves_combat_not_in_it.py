@@ -46,10 +46,10 @@ RULE = define(
 )
 
 
-@RULE.on(t.LeavesCombat)
+@RULE.on(t.LeavesCombat, stages=(Stage.PLAYING,))
 def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
-    if quiet(ctx) or state.stage is not Stage.PLAYING or state.incomplete_since_step:
+    if quiet(ctx) or state.incomplete_since_step:
         return
     assert isinstance(statement, t.LeavesCombat)
     obj = state.obj(statement.subject.number)

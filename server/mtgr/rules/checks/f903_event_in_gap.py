@@ -65,10 +65,10 @@ _ALLOWED = (
 )
 
 
-@RULE.on(t.Statement)
+@RULE.on(t.Statement, stages=(Stage.GAP,))
 def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
-    if state.stage is not Stage.GAP or state.in_keyframe is not None:
+    if state.in_keyframe is not None:
         return
     if isinstance(statement, _ALLOWED):
         return

@@ -51,11 +51,11 @@ RULE = define(
 )
 
 
-@RULE.on(t.SnapshotObject)
+@RULE.on(t.SnapshotObject, stages=(Stage.GAP,))
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.SnapshotObject)
     state = ctx.state
-    if state.in_keyframe is None or state.stage is not Stage.GAP:
+    if state.in_keyframe is None:
         return
     obj = state.obj(statement.subject.number)
     if obj is None or not obj.introduced_after_gap or obj.zone == GONE:
@@ -102,10 +102,10 @@ def _place_words(zone: str, player: str | None, position: t.Position | None) -> 
     return words
 
 
-@RULE.on(t.Marker)
+@RULE.on(t.Marker, stages=(Stage.GAP,))
 def check_end(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
-    if statement.verb.value != "end" or state.in_keyframe is None or state.stage is not Stage.GAP:
+    if statement.verb.value != "end" or state.in_keyframe is None:
         return
     for obj in sorted(state.objects.values(), key=lambda o: o.number):
         if not obj.introduced_after_gap or obj.zone == GONE or obj.number in state.keyframe_seen:

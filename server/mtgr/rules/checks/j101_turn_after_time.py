@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from mtgr.rules.context import Context, Related
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import Stage
+from mtgr.rules.state import NOT_OVER
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -48,11 +48,11 @@ RULE = define(
 )
 
 
-@RULE.on(t.Turn)
+@RULE.on(t.Turn, stages=NOT_OVER)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Turn)
     state = ctx.state
-    if state.time_called is None or state.stage is Stage.OVER:
+    if state.time_called is None:
         return
     called_in, turns, line = state.time_called
     last = called_in + turns

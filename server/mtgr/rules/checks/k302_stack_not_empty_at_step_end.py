@@ -36,7 +36,7 @@ from __future__ import annotations
 from mtgr.rules.context import Context, Related
 from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import Stage
+from mtgr.rules.state import NOT_OVER
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -49,10 +49,10 @@ RULE = define(
 )
 
 
-@RULE.on(t.Turn, t.PhaseOrStep)
+@RULE.on(t.Turn, t.PhaseOrStep, stages=NOT_OVER)
 def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
-    if not state.stack or quiet(ctx) or state.stage is Stage.OVER:
+    if not state.stack or quiet(ctx):
         return
     objects = [o for n in reversed(state.stack) if (o := state.obj(n)) is not None]
     if not any(o.entered_moment == state.moment for o in objects):

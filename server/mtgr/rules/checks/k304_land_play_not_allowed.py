@@ -37,7 +37,7 @@ from __future__ import annotations
 from mtgr.rules.context import Context
 from mtgr.rules.describe import current_step, quiet
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import Stage
+from mtgr.rules.state import NOT_OVER
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -50,11 +50,11 @@ RULE = define(
 )
 
 
-@RULE.on(t.Play)
+@RULE.on(t.Play, stages=NOT_OVER)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Play)
     state = ctx.state
-    if quiet(ctx) or state.stage is Stage.OVER:
+    if quiet(ctx):
         return
     obj = state.obj(statement.subject.number)
     if obj is None or obj.owner is None:

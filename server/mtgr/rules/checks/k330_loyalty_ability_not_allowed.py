@@ -56,10 +56,10 @@ RULE = define(
 )
 
 
-@RULE.on(t.ObjectCounters)
+@RULE.on(t.ObjectCounters, stages=(Stage.PLAYING,))
 def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
-    if quiet(ctx) or state.stage is not Stage.PLAYING or state.incomplete_since_step:
+    if quiet(ctx) or state.incomplete_since_step:
         return
     ability = loyalty_cost_of(state, statement)
     if ability is None:

@@ -61,11 +61,11 @@ RULE = define(
 )
 
 
-@RULE.on(t.Pay)
+@RULE.on(t.Pay, stages=(Stage.PLAYING,))
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Pay)
     state = ctx.state
-    if quiet(ctx) or state.stage is not Stage.PLAYING or not state.mana_pools:
+    if quiet(ctx) or not state.mana_pools:
         return
     who = payer(state, statement)
     pool = pool_of(state, who) if who is not None else None

@@ -53,10 +53,10 @@ RULE = define(
 )
 
 
-@RULE.on(t.Cast, t.AbilityOf)
+@RULE.on(t.Cast, t.AbilityOf, stages=(Stage.PLAYING,))
 def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
-    if not state.split_second or quiet(ctx) or state.stage is not Stage.PLAYING:
+    if not state.split_second or quiet(ctx):
         return
     if statement.verb.value == "trigger":
         return

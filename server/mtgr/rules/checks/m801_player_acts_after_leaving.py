@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import GameState, Stage
+from mtgr.rules.state import NOT_OVER, GameState, Stage
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -67,10 +67,15 @@ def has_left(state: GameState, name: str) -> bool:
     return player is not None and player.lost and state.stage is not Stage.OVER
 
 
-@RULE.on(t.Statement)
+@RULE.on(t.Statement, stages=NOT_OVER)
 def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
-    if state.stage is Stage.OVER or isinstance(statement, _NOT_IN_THE_GAME):
+    for player in state.players:
+        if player.lost:
+            break
+    else:
+        return  # nobody has left: the common case, and the cheapest to tell
+    if isinstance(statement, _NOT_IN_THE_GAME):
         return
     for ref in statement.players:
         if has_left(state, ref.name):

@@ -44,11 +44,15 @@ RULE = define(
 _INTRODUCING = (t.New, t.AbilityOf)
 
 
-@RULE.on(t.Statement)
+@RULE.on(t.Statement, stages=set(Stage) - {Stage.GAP})
 def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
-    if state.stage is Stage.GAP or not statement.objects:
-        return
+    objects, floor = state.objects, state.game_floor
+    for ref in statement.objects:
+        if ref.number not in objects and ref.number > floor:
+            break
+    else:
+        return  # every number is known (or none named): the common case, told cheaply
     for ref in references(statement):
         if state.obj(ref.number) is None and not state.number_used(ref.number):
             ctx.report(

@@ -42,7 +42,7 @@ from __future__ import annotations
 from mtgr.rules.context import Context
 from mtgr.rules.describe import quiet, where_is
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import GONE, GameState, Stage
+from mtgr.rules.state import GONE, NOT_OVER, GameState
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -55,11 +55,11 @@ RULE = define(
 )
 
 
-@RULE.on(t.Attach)
+@RULE.on(t.Attach, stages=NOT_OVER)
 def check_attach(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Attach)
     state = ctx.state
-    if quiet(ctx) or state.stage is Stage.OVER:
+    if quiet(ctx):
         return
     obj = state.obj(statement.subject.number)
     if obj is None or obj.zone == GONE:
@@ -96,10 +96,10 @@ def check_attach(ctx: Context, statement: t.Statement) -> None:
     _check_host(ctx, statement.subject.number, host)
 
 
-@RULE.on(t.New, t.Move, t.Leave)
+@RULE.on(t.New, t.Move, t.Leave, stages=NOT_OVER)
 def check_entering(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, (t.New, t.Move, t.Leave))
-    if statement.attached is None or quiet(ctx) or ctx.state.stage is Stage.OVER:
+    if statement.attached is None or quiet(ctx):
         return
     _check_host(ctx, statement.subject.number, statement.attached)
 

@@ -79,7 +79,7 @@ def opening_actor(state: GameState, statement: t.Statement) -> GameObject | None
     return actor if begins or (owner.kept and shaped) else None
 
 
-@RULE.on(t.Statement)
+@RULE.on(t.Statement, stages=(Stage.PREGAME,))
 def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
     actor = opening_actor(state, statement)

@@ -43,10 +43,10 @@ RULE = define(
 )
 
 
-@RULE.on(t.Move, t.Reveal)
+@RULE.on(t.Move, t.Reveal, stages=(Stage.PREGAME,))
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, (t.Move, t.Reveal))
-    if ctx.state.stage is not Stage.PREGAME or statement.cause is None:
+    if statement.cause is None:
         return
     if isinstance(statement, t.Move) and not (
         statement.source.zone.value == "hand" and statement.destination.zone.value == "battlefield"

@@ -62,11 +62,11 @@ def owed_to_bottom(state: GameState, player: PlayerState) -> int:
     return max(0, player.mulligans - free)
 
 
-@RULE.on(t.Move)
+@RULE.on(t.Move, stages=(Stage.PREGAME,))
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Move)
     state = ctx.state
-    if state.stage is not Stage.PREGAME or state.incomplete_since_turn:
+    if state.incomplete_since_turn:
         return
     destination = statement.destination
     if statement.source.zone.value != "hand" or destination.zone.value != "library":

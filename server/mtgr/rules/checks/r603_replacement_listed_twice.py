@@ -38,7 +38,7 @@ RULE = define(
 )
 
 
-@RULE.on(t.Statement)
+@RULE.on(t.Statement, with_replacements=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     seen: set[int] = set()
     for ref in statement.replacements:

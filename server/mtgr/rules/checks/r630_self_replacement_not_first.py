@@ -43,7 +43,7 @@ RULE = define(
 )
 
 
-@RULE.on(t.Statement)
+@RULE.on(t.Statement, with_replacements=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     replacements = statement.replacements
     cause = statement.cause

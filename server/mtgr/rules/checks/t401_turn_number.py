@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from mtgr.rules.context import Context, Related
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import GameState, Stage
+from mtgr.rules.state import NOT_OVER, GameState, Stage
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -53,12 +53,10 @@ def gap_since_last_turn(state: GameState) -> bool:
     return state.incomplete_since_turn or state.stage is Stage.GAP
 
 
-@RULE.on(t.Turn)
+@RULE.on(t.Turn, stages=NOT_OVER)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Turn)
     state = ctx.state
-    if state.stage is Stage.OVER:
-        return
     number = statement.number.value
     previous = state.turn.number
     related = (

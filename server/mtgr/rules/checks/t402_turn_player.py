@@ -41,7 +41,7 @@ from mtgr.rules.checks.m801_player_acts_after_leaving import has_left
 from mtgr.rules.checks.t401_turn_number import gap_since_last_turn
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import Stage
+from mtgr.rules.state import NOT_OVER
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -54,11 +54,11 @@ RULE = define(
 )
 
 
-@RULE.on(t.Turn)
+@RULE.on(t.Turn, stages=NOT_OVER)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Turn)
     state = ctx.state
-    if state.stage is Stage.OVER or statement.cause is not None or gap_since_last_turn(state):
+    if statement.cause is not None or gap_since_last_turn(state):
         return
     if statement.number.value <= state.turn.number:
         return  # a number that does not go up is T401's

@@ -39,6 +39,7 @@ from __future__ import annotations
 from mtgr.rules.apply import is_event_after_end
 from mtgr.rules.context import Context, Related
 from mtgr.rules.registry import Severity, define
+from mtgr.rules.state import Stage
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -51,7 +52,7 @@ RULE = define(
 )
 
 
-@RULE.on(t.Statement)
+@RULE.on(t.Statement, stages=(Stage.OVER,))  # only a game that is over has an after
 def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
     if state.after_end is not None or not is_event_after_end(state, statement):

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import Stage
+from mtgr.rules.state import NOT_OVER
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -48,10 +48,10 @@ RULE = define(
 )
 
 
-@RULE.on(t.Turn)
+@RULE.on(t.Turn, stages=NOT_OVER)
 def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
-    if state.turn.line is not None or state.incomplete_since_turn or state.stage is Stage.OVER:
+    if state.turn.line is not None or state.incomplete_since_turn:
         return
     problems = []
     if state.starting_player is None:

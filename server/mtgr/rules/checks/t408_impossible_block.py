@@ -34,7 +34,7 @@ from __future__ import annotations
 from mtgr.rules.context import Context
 from mtgr.rules.describe import current_step, quiet
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import Stage
+from mtgr.rules.state import NOT_OVER
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -47,11 +47,11 @@ RULE = define(
 )
 
 
-@RULE.on(t.Block)
+@RULE.on(t.Block, stages=NOT_OVER)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Block)
     state = ctx.state
-    if quiet(ctx) or state.stage is Stage.OVER:
+    if quiet(ctx):
         return
     blocker = state.obj(statement.subject.number)
     if blocker is None or blocker.zone != "battlefield":

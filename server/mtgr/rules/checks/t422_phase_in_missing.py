@@ -52,10 +52,10 @@ RULE = define(
 )
 
 
-@RULE.on(*PRIORITY_LINES)
+@RULE.on(*PRIORITY_LINES, stages=(Stage.PLAYING,))
 def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
-    if not state.phased or quiet(ctx) or state.stage is not Stage.PLAYING:
+    if not state.phased or quiet(ctx):
         return
     if not ends_untap_step(statement):
         return

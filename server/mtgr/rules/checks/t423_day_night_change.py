@@ -53,10 +53,10 @@ RULE = define(
 )
 
 
-@RULE.on(t.DayNight)
+@RULE.on(t.DayNight, stages=(Stage.PLAYING,))
 def check_change(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
-    if statement.cause is not None or quiet(ctx) or state.stage is not Stage.PLAYING:
+    if statement.cause is not None or quiet(ctx):
         return
     value = statement.verb.value
     if state.turn.step != "untap":

@@ -50,11 +50,11 @@ RULE = define(
 )
 
 
-@RULE.on(t.Cast, t.AbilityOf)
+@RULE.on(t.Cast, t.AbilityOf, stages=(Stage.PLAYING,))
 def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
     turn = state.turn
-    if quiet(ctx) or state.stage is not Stage.PLAYING or state.incomplete_since_step:
+    if quiet(ctx) or state.incomplete_since_step:
         return
     verb = statement.verb.value
     if turn.step == "untap":
