@@ -189,6 +189,7 @@ _NUMBER = re.compile(r"#(\d+)")
 # A record of deliberate mistakes; records seen by everyone are left out as well, since
 # the assembled match is seen from Alice's seat.
 _NOT_ASSEMBLED = ("mistakes.mtgr",)
+_ROLL = re.compile(r'"[^"]*" roll ')
 
 
 def _examples() -> list[tuple[str, list[str], list[str]]]:
@@ -213,7 +214,7 @@ def assembled(lines: int) -> str:
     examples = [
         (head, body)
         for name, head, body in _examples()
-        if name not in _NOT_ASSEMBLED and "perspective all" not in head
+        if name not in _NOT_ASSEMBLED and "perspective all" not in head and _one_duel(head, body)
     ]
     while len(out) < lines:
         for head, body in examples:
@@ -226,13 +227,22 @@ def assembled(lines: int) -> str:
                 out += [line for line in head if not line.startswith("perspective")]
                 out.append('perspective "Alice"')
             game += 1
-            if game > 1:
+            if game > 1:  # a later game of the match: its starting player is chosen, not rolled
                 out.append(f"game {game}")
+                body = [line for line in body if not _ROLL.match(line)]
             out += [_shifted(line, offset) for line in body]
             offset += max((int(n) for line in body for n in _NUMBER.findall(line)), default=0)
             if len(out) >= lines:
                 break
     return "\n".join(out) + "\n"
+
+
+def _one_duel(head: list[str], body: list[str]) -> bool:
+    """Whether an example is one two-player game between Alice and Bob: the Commander,
+    multiplayer and match examples cannot be joined into one match from Alice's seat."""
+    players = {line.split('"')[1] for line in head if line.startswith("player ")}
+    structured = any(line.startswith(("game ", "match ", "variant ")) for line in head + body)
+    return players == {"Alice", "Bob"} and not structured
 
 
 def _shifted(line: str, offset: int) -> str:

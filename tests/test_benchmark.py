@@ -7,9 +7,17 @@ import subprocess
 import sys
 from pathlib import Path
 
-from benchmarks.session import BIG_REQUESTS, KINDS
+from benchmarks.session import BIG_REQUESTS, KINDS, assembled
+
+from mtgr.check import check_text
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_assembled_record_checks_clean() -> None:
+    """Its rows are "0 diagnostics at open": the examples it joins must make one legal match
+    (the Commander, multiplayer and match examples cannot, and later games roll no die)."""
+    assert [(d.line, d.code) for d in check_text(assembled(12_000))] == []
 
 
 def test_the_benchmark_drives_the_server_and_writes_every_row(tmp_path: Path) -> None:
