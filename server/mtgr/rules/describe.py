@@ -31,6 +31,15 @@ def quiet(ctx: Context) -> bool:
     return ctx.state.stage is Stage.GAP or ctx.state.in_keyframe is not None
 
 
+def sba_cause_off_the_battlefield(ctx: Context, move: t.Move) -> t.Cause | None:
+    """The `by sba` of a move from the battlefield, outside a gap or keyframe: what B105 and
+    B108 ask to be explained."""
+    cause = move.cause
+    if cause is None or not isinstance(cause.agent, t.Sba) or quiet(ctx):
+        return None
+    return cause if move.source.zone.value == "battlefield" else None
+
+
 def state_based_actions_checked(ctx: Context) -> bool:
     """Whether this line comes after state-based actions were owed and checked (a player
     received priority in between, decision 0024 item 1), in a game being played."""

@@ -45,7 +45,7 @@ damage, the counters).
 from __future__ import annotations
 
 from mtgr.rules.context import Context
-from mtgr.rules.describe import quiet
+from mtgr.rules.describe import sba_cause_off_the_battlefield
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import GameObject, GameState
 from mtgr.syntax import tree as t
@@ -63,10 +63,8 @@ RULE = define(
 @RULE.on(t.Move)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Move)
-    cause = statement.cause
-    if cause is None or not isinstance(cause.agent, t.Sba) or quiet(ctx):
-        return
-    if statement.source.zone.value != "battlefield":
+    cause = sba_cause_off_the_battlefield(ctx, statement)
+    if cause is None:
         return
     if statement.destination.zone.value != "graveyard":
         return

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from mtgr.rules.checks.b105_sba_move_unexplained import explained_but_by_the_legend_rule
 from mtgr.rules.context import Context, Related
-from mtgr.rules.describe import quiet
+from mtgr.rules.describe import sba_cause_off_the_battlefield
 from mtgr.rules.registry import Severity, define
 from mtgr.syntax import tree as t
 
@@ -56,10 +56,8 @@ RULE = define(
 @RULE.on(t.Move)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Move)
-    cause = statement.cause
-    if cause is None or not isinstance(cause.agent, t.Sba) or quiet(ctx):
-        return
-    if statement.source.zone.value != "battlefield":
+    cause = sba_cause_off_the_battlefield(ctx, statement)
+    if cause is None:
         return
     state = ctx.state
     obj = state.obj(statement.subject.number)
