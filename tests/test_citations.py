@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from mtgr.syntax.forms import load_forms
+from mtgr.syntax.parser import grammar_words
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -153,3 +154,23 @@ def test_independent_citation_checker_reports_nothing_missing(cr: str) -> None:
     last = result.stdout.strip().splitlines()[-1]
     assert re.search(r", 0 missing; \d+ quotes, 0 not found$", last), result.stdout
     assert result.returncode == 0
+
+
+# CR 702 keywords that are ways to cast a spell (decision 0081 item 1): an alternative or
+# additional cost, or a permission to cast the card from another zone.
+WAY_TO_CAST = re.compile(
+    r"rather than pay|as an additional cost to cast|you may cast this card from", re.I
+)
+
+
+def test_every_way_to_cast_in_cr_702_is_a_cast_mode(cr: str) -> None:
+    modes = set(grammar_words("cast_mode"))
+    keywords = re.findall(r"^702\.(\d+)\. (.+)$", cr, re.M)
+    missing = []
+    for number, name in keywords:
+        text = " ".join(re.findall(rf"^702\.{number}[a-z] (.+)$", cr, re.M))
+        word = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+        if WAY_TO_CAST.search(text) and word not in modes:
+            missing.append(f"702.{number} {name}")
+    assert len(keywords) > 150
+    assert missing == []

@@ -16,7 +16,7 @@ import pytest
 from mtgr import decisions as decisions_module
 from mtgr.decisions import SECTIONS, decision_item, load_decisions, parse_decision
 from mtgr.syntax.forms import load_forms, parse_forms
-from mtgr.syntax.parser import GRAMMAR, parse_line
+from mtgr.syntax.parser import GRAMMAR, grammar_words, parse_line
 
 ROOT = Path(__file__).resolve().parents[1]
 DECISIONS = ROOT / "docs" / "decisions"
@@ -191,6 +191,21 @@ def test_every_phrase_rule_of_the_grammar_has_a_form() -> None:
     rules = _phrase_rules()
     assert "move_phrase" in rules and "turn_statement" in rules and "mtgr_header" in rules
     assert [name for name in rules if name not in forms] == []
+
+
+def test_every_cast_mode_has_a_form_citing_decision_0081() -> None:
+    forms = load_forms()
+    modes = grammar_words("cast_mode")
+    assert {"flashback", "jump-start", "web-slinging", "omen", "convoke"} <= set(modes)
+    assert [mode for mode in modes if mode not in forms] == []
+    assert [mode for mode in modes if "0081.1" not in forms[mode].decisions] == []
+    assert [mode for mode in modes if not forms[mode].rules] == []
+
+
+def test_grammar_words_refuses_a_rule_that_is_not_a_word_list() -> None:
+    assert grammar_words("kind") == ("discard", "sacrifice", "destroy", "mill")
+    with pytest.raises(ValueError):
+        grammar_words("cast_phrase")
 
 
 def test_every_form_has_a_meaning_and_grounds() -> None:

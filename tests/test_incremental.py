@@ -201,6 +201,11 @@ SNIPPETS = [
     'keyframe\n#13 battlefield "Alice" flipped\nend\n',
     "#13 meld #2 by #9\n",
     '#13 move battlefield -> graveyard by sba\nkeyframe\n#13 battlefield "Alice" back melded #2\nend\n',
+    # decision 0081: ways to cast, and the typo that a quick fix answers
+    "#9 cast from graveyard jump-start\n#9 resolve -> exile\n",
+    "#9 cast convoke kicker\n#9 pay {G}\n#2 tap by #9\n",
+    '#9 cast omen\n#9 resolve -> library\n"Alice" shuffle library by #9\n',
+    "#9 cast flashbak\n",
 ]
 
 

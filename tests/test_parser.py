@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from mtgr.syntax import tree as t
-from mtgr.syntax.parser import GRAMMAR, parse_line
+from mtgr.syntax.parser import GRAMMAR, grammar_words, parse_line
 
 # One example a form: grammar rule -> (line, statement type)
 FORMS: dict[str, tuple[str, type]] = {
@@ -270,7 +270,7 @@ def test_lines_outside_the_spec_do_not_parse(line: str) -> None:
 # line, start, end, a part of the message that must be there
 ERRORS = [
     ("#5 move hand ->", 15, 15, "expected a zone (library, hand, graveyard, battlefield"),
-    ("#5 move hand -> exlie", 16, 21, 'unexpected "exlie": expected a zone'),
+    ("#5 move hand -> exlie", 16, 21, 'unexpected "exlie": did you mean "exile"? expected a zone'),
     ("#5 movement", 3, 11, "a verb (new, move"),
     ("#5 move hand -> exile by", 24, 24, 'expected a cause: an object #N, a player "Name" or sba'),
     ('"Bob" life 3 by #2', 13, 15, 'in place of "3": a signed amount'),
@@ -291,6 +291,13 @@ ERRORS = [
     ('match "Alice" 2', 14, 15, "the games won, lost and drawn"),
     ("game x", 5, 6, "a number or drawn"),
     ('"Alice" sideboard in', 20, 20, "a card name"),
+    # a typo names the word meant; a word of the game names the form that records it
+    ("step upkep", 5, 10, 'did you mean "upkeep"?'),
+    ("#5 move hand -> exlie", 16, 21, 'did you mean "exile"?'),
+    ("#5 cast from graveyard jump-strat", 23, 33, 'did you mean "jump-start"?'),
+    ('"Alice" discards #5', 8, 16, "`#N move hand -> graveyard as discard by C`"),
+    ('"Alice" scry 2', 8, 12, "then `#N move library -> library bottom by C`"),
+    ("#5 sacrifice", 3, 12, "`#N move battlefield -> graveyard as sacrifice by C`"),
 ]
 
 
@@ -302,6 +309,15 @@ def test_error_says_what_was_expected_at_the_exact_columns(
     assert error is not None
     assert (error.span.start, error.span.end) == (start, end), error
     assert message in error.message, error.message
+
+
+def test_every_cast_mode_of_decision_0081_parses() -> None:
+    for mode in grammar_words("cast_mode"):
+        parsed = parse_line(f"#5 cast from graveyard {mode} kicker by #4")
+        assert parsed.error is None, (mode, parsed.error)
+        statement = parsed.statement
+        assert isinstance(statement, t.Cast)
+        assert [m.value for m in statement.modes] == [mode, "kicker"]
 
 
 def test_error_names_the_users_own_text_not_a_masked_shape() -> None:

@@ -6,7 +6,7 @@ diagnostic gets no fix rather than a wrong one. Fixes are plain data in code-poi
 columns (`Fix`, `Edit`), shared by the language server's quick fixes and `mtgr check
 --fix`, so tests can apply them to a text and check it again. Every checker diagnostic
 also gets "silence on this line" (`// allow CODE`, CR 733); syntax errors cannot be
-silenced. A fix is `safe` when it only re-encodes what the record already says (moving a
+silenced, but a misspelt word gets the closest word the grammar takes there. A fix is `safe` when it only re-encodes what the record already says (moving a
 line, dropping a repeated name, renumbering); `mtgr check --fix` applies only those.
 """
 
@@ -28,6 +28,7 @@ from mtgr.rules.walk import Line, Walk, end_of_file, state_before, step, walk
 from mtgr.syntax import tree as t
 from mtgr.syntax.document import Document, parse_line, split_lines
 from mtgr.syntax.occurrences import occurrences_in_line
+from mtgr.syntax.parser import suggested_word
 
 _ALLOW = re.compile(r"\ballow\s*:?\s*((?:[A-Z]+[0-9]+)(?:\s*,?\s*[A-Z]+[0-9]+)*)")
 _REPLACEMENT_ZONES = ("battlefield", "command")
@@ -431,6 +432,15 @@ def _fix_a101(doc: _Doc, line: int, span: t.Span) -> list[Fix]:
     ]
 
 
+def _fix_s001(doc: _Doc, line: int, span: t.Span) -> list[Fix]:
+    """A misspelt word: the word the grammar takes there that is closest to it."""
+    suggestion = suggested_word(doc.texts[line])
+    if suggestion is None or suggestion[0].start != span.start:
+        return []
+    place, word = suggestion
+    return [Fix(f'Write "{word}"', "S001", (Edit(line, place.start, line, place.end, word),), True)]
+
+
 _FIXERS: dict[str, Callable[[_Doc, int, t.Span], list[Fix]]] = {
     "V702": _fix_v702,
     "P505": _fix_p505,
@@ -442,6 +452,7 @@ _FIXERS: dict[str, Callable[[_Doc, int, t.Span], list[Fix]]] = {
     "K332": _fix_k332,
     "K333": _fix_k333,
     "A101": _fix_a101,
+    "S001": _fix_s001,
 }
 
 
@@ -481,6 +492,11 @@ def fixes(document: Checked, code: str, line: int, span: t.Span) -> list[Fix]:
 
 
 def _holds(doc: _Doc, fix: Fix) -> bool:
+    if fix.code == "S001":  # a line that did not parse has no findings to compare: it must parse
+        return all(
+            parse_line(apply_edits(doc.texts[e.line], fix.edits_on(e.line))).error is None
+            for e in fix.edits
+        )
     first = min(e.line for e in fix.edits)
     state = doc.document.state_before(first)
     before = _findings_from(doc, first, doc.texts, state.snapshot())

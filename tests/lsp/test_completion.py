@@ -11,6 +11,8 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 from records import OPENING, capabilities
 
+from mtgr.syntax.parser import grammar_words
+
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 GAME = (
@@ -313,6 +315,9 @@ async def test_legend_choice_ring_bearer_and_keyframe_entries_are_offered(
     assert "tempted" in labels(await complete_at(client, AFTER_CAST, ring, before=in_keyframe))
     cast = labels(await complete_at(client, AFTER_CAST, "#10 cast "))
     assert {"half", "fuse"} <= set(cast)
+    # decision 0081: every way to cast the grammar knows, no fewer
+    assert set(grammar_words("cast_mode")) <= set(cast)
+    assert {"jump-start", "web-slinging", "omen"} <= set(cast)
 
 
 async def test_damage_offers_deathtouch_and_permanents_regenerate(client: LanguageClient) -> None:

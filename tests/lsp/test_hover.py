@@ -52,6 +52,7 @@ game 2
 #90 new commander "Tymna the Weaver" command "Alice"
 #90 cast from command tax 2
 judge penalty "Bob" warning "Game Rule Violation" allow D804
+#91 cast from graveyard jump-start convoke
 """
 )
 LINES = GAME.splitlines()
@@ -356,3 +357,12 @@ async def test_designation_trigger_shows_its_history(client: LanguageClient) -> 
     text = await hover(client, line, "#15", 1)
     assert "triggered ability of the monarch" in text
     assert "controller: Alice" in text
+
+
+async def test_cast_modes_show_their_cr_rule_and_decision_0081(client: LanguageClient) -> None:
+    line = LINES.index("#91 cast from graveyard jump-start convoke")
+    text = await hover(client, line, "jump-start")
+    assert "702.133a" in text and "0081" in text and "item 1" in text
+    convoke = await hover(client, line, "convoke")
+    assert "702.51b" in convoke
+    assert "isn\u2019t an additional or alternative cost" in convoke  # quoted from the CR

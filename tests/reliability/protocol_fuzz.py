@@ -397,8 +397,11 @@ def fuzz(seconds: float, seed: int, steps: int = 30) -> int:
         try:
             session.run(steps)
         except BaseException as error:
+            server = session.server
+            server.wait(2)  # a server that died: its exit code and last words name the cause
             raise AssertionError(
-                f"session {seed}-{sessions} failed after {session.sent} frames"
+                f"session {seed}-{sessions} failed after {session.sent} frames; server exit "
+                f"code {server.process.poll()}, stderr ends:\n{server.stderr[-3000:]}"
             ) from error
         finally:
             session.close()

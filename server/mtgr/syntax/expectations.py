@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from difflib import get_close_matches
 from functools import cache
 
 from parsimonious.exceptions import ParseError
@@ -149,6 +150,36 @@ DESCRIPTIONS: dict[str, str] = {
     "snapshot_melded": '"melded" and the other card #N of the meld pair',
 }
 
+# Words of the game that are not verbs of the notation, and how the notation writes them:
+# people write "discard" or "scry" first, and the error should lead them to the form.
+GAME_WORDS: dict[str, str] = {
+    "discard": "a discard is written `#N move hand -> graveyard as discard by C`",
+    "sacrifice": "a sacrifice is written `#N move battlefield -> graveyard as sacrifice by C`",
+    "destroy": "a destruction is written `#N move battlefield -> graveyard as destroy by C`",
+    "mill": "milling is written `#N move library -> graveyard as mill by C`, a line a card",
+    "exile": "exiling is written `#N move ZONE -> exile by C`",
+    "die": "a creature dying is written `#N move battlefield -> graveyard by sba` (or `by C`)",
+    "return": "a return is written `#N move ZONE -> ZONE by C`",
+    "bounce": "a return to hand is written `#N move battlefield -> hand by C`",
+    "scry": (
+        'a scry is written as the cards seen, `#N new card "Name" library "P" top K`, '
+        "then `#N move library -> library bottom by C` for each put on the bottom"
+    ),
+    "surveil": (
+        'surveil is written as the cards seen, `#N new card "Name" library "P" top K`, '
+        "then `#N move library -> graveyard by C` for each put into the graveyard"
+    ),
+    "gain": 'life gained is written `"P" life +K by C`',
+    "lose": 'life lost is written `"P" life -K by C`; a lost game is `"P" lose`',
+    "counter": "a countered spell is written `#N countered by C`",
+    "create": 'a token is written `#N new token "Name" battlefield "P" by C`',
+    "equip": "equipping is written `#A activate of #N`, then `#N attach #M by #A`",
+    "enchant": "an Aura is written `#N resolve -> battlefield attached #M`",
+    "fight": "a fight is written as the damage each deals, `#N damage K -> #M`",
+    "look": 'cards looked at are written `#N new card "Name" ZONE "P"` by the one who saw them',
+    "mulligans": '`"P" mulligan`',
+}
+
 _PREVIOUS_TOKEN = re.compile(r"(\"(?:[^\"\\]|\\.)*\"|\S+)\s*$")
 
 
@@ -190,6 +221,8 @@ class Failure:
     unterminated_string: bool = False
     # what the previous token could have been instead, when nothing may follow it
     instead_of_previous: tuple[str, ...] = ()
+    # the words the grammar takes at the position, for "did you mean"
+    words: tuple[str, ...] = ()
 
 
 def find_failure(expression: Expression, text: str) -> Failure:
@@ -206,7 +239,8 @@ def find_failure(expression: Expression, text: str) -> Failure:
     if not expected:
         previous_start = _word_start(text, len(text[:position].rstrip()))
         instead = tuple(_described(recorder.failures.get(previous_start, ())))
-    return Failure(position, tuple(expected), instead_of_previous=instead)
+    words = sorted({w for name in recorder.failures.get(position, ()) for w in _words(name)})
+    return Failure(position, tuple(expected), instead_of_previous=instead, words=tuple(words))
 
 
 def format_failure(text: str, failure: Failure) -> tuple[int, int, str]:
@@ -222,7 +256,8 @@ def format_failure(text: str, failure: Failure) -> tuple[int, int, str]:
         if position >= len(text):
             return position, position, f"expected {what}{after}"
         found = text[position:token_end]
-        return position, token_end, f"unexpected {_quote(found)}: expected {what}{after}"
+        message = f"unexpected {_quote(found)}: {_suggestion(found, failure.words)}"
+        return position, token_end, f"{message}expected {what}{after}{_game_word(found)}"
     found = text[position:token_end] or text[position:]
     message = f"unexpected {_quote(found)}{after}"
     if failure.instead_of_previous and previous:
@@ -230,6 +265,43 @@ def format_failure(text: str, failure: Failure) -> tuple[int, int, str]:
     else:
         message += ": the statement ends there"
     return position, max(token_end, position + 1), message
+
+
+def _suggestion(found: str, words: tuple[str, ...]) -> str:
+    close = closest_word(found, words)
+    return f"did you mean {_quote(close)}? " if close else ""
+
+
+def closest_word(found: str, words: tuple[str, ...]) -> str | None:
+    """The word the grammar takes that the one written most likely meant: a typo's fix."""
+    close = get_close_matches(found.lower(), words, n=1, cutoff=0.75)
+    return close[0] if close else None
+
+
+def _game_word(found: str) -> str:
+    word = found.lower()
+    hint = GAME_WORDS.get(word) or GAME_WORDS.get(word.removesuffix("s"))
+    hint = hint or GAME_WORDS.get(word.removesuffix("es")) or GAME_WORDS.get(word.removesuffix("d"))
+    return f"; {hint}" if hint else ""
+
+
+@cache
+def _words(name: str) -> frozenset[str]:
+    """The words a named rule, or a rule it can start with, accepts as its first token."""
+    from mtgr.syntax.parser import GRAMMAR
+
+    found: set[str] = set()
+    for rule in (name, *_first_rules(name)):
+        regex = getattr(GRAMMAR[rule], "re", None)
+        if regex is None:
+            continue
+        listed = _WORD_LIST.match(regex.pattern)
+        if listed:
+            found.update(listed.group(1).split("|"))
+    return frozenset(found)
+
+
+_WORD_LIST = re.compile(r"^(?:\(\?:)?([a-z][a-z0-9|-]*)\)?\(\?!")
 
 
 def _described(names: tuple[str, ...] | list[str]) -> list[str]:

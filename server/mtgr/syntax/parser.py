@@ -15,12 +15,24 @@ from parsimonious.nodes import Node
 
 from mtgr.syntax import tree as t
 from mtgr.syntax.cache import ParseCache
-from mtgr.syntax.expectations import Failure, find_failure, format_failure
+from mtgr.syntax.expectations import Failure, closest_word, find_failure, format_failure
 
 GRAMMAR = Grammar(resources.files("mtgr.syntax").joinpath("mtgr.peg").read_text(encoding="utf-8"))
 _STATEMENT = GRAMMAR["statement"]
 
 MAX_NUMBER_DIGITS = 9
+
+
+def grammar_words(rule: str) -> tuple[str, ...]:
+    """The words of a grammar rule that is one alternation of words (`kind`, `cast_mode`,
+    `duration`...), so that completion offers exactly what the parser accepts."""
+    regex = getattr(GRAMMAR[rule], "re", None)
+    found = re.match(r"\(\?:([a-z0-9|-]+)\)", regex.pattern) if regex is not None else None
+    if found is None:
+        raise ValueError(f"grammar rule {rule} is not an alternation of words")
+    return tuple(found.group(1).split("|"))
+
+
 _ALLOW = re.compile(r"\ballow\s*:?\s*((?:[A-Z]+[0-9]+)(?:\s*,?\s*[A-Z]+[0-9]+)*)")
 _ALLOW_CODE = re.compile(r"[A-Z]+[0-9]+")
 _ESCAPE = re.compile(r"\\(.)")
@@ -121,6 +133,21 @@ def parse_line(line: str, owner: object = None) -> t.ParsedLine:
         )
         return t.ParsedLine(None, error, comment, allowed)
     return t.ParsedLine(statement, None, comment, allowed, result.tokens, start)
+
+
+def suggested_word(line: str) -> tuple[t.Span, str] | None:
+    """Where a line stops parsing and the word the grammar takes there that is closest to
+    the one written (`battelfield` -> `battlefield`), for a quick fix of the typo."""
+    start, end, _ = split_comment(line)
+    text = line[start:end]
+    result = _parse_shape(_shape(text)) if start < end else None
+    if not isinstance(result, Failure) or not result.expected:
+        return None
+    word_end = result.position
+    while word_end < len(text) and not text[word_end].isspace():
+        word_end += 1
+    word = closest_word(text[result.position : word_end], result.words)
+    return (t.Span(start + result.position, start + word_end), word) if word else None
 
 
 # Shared parts of parsed lines. A 50,000-line record holds about 110,000 spans, 28,000

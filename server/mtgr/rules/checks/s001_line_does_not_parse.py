@@ -3,7 +3,10 @@
 ## What it flags
 A line that is not one of the statement forms of the notation: an unknown verb, a
 missing zone after `->`, a stray word, an unterminated string. The message says what
-was expected at the exact column where the line stopped making sense.
+was expected at the exact column where the line stopped making sense. A word close to
+one the grammar takes there is named ("did you mean"), with a quick fix that writes it;
+a word of the game that is not a verb of the notation (discard, sacrifice, scry, gain)
+is answered with the form that records it.
 
 ## Why
 Every line of a record is one event (decision 0001). A line the parser cannot read

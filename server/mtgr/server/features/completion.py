@@ -17,6 +17,7 @@ from lsprotocol import types
 from mtgr.rules.state import GONE, STEP_ORDER, ZONES, GameObject, GameState, Stage
 from mtgr.server.features.cards import card_markdown
 from mtgr.syntax import tree as t
+from mtgr.syntax.parser import grammar_words
 
 if TYPE_CHECKING:
     from mtgr.server.app import MtgrServer
@@ -91,10 +92,10 @@ SNAPSHOT_PARTS = (
     "damage",
     "counters",
 )
-KINDS = ("discard", "sacrifice", "destroy", "mill")
+KINDS = grammar_words("kind")
 NEW_WHAT = ("card", "hidden", "token", "copy", "commander", "emblem")
-CAST_MODES = ("dash", "flashback", "kicker", "evoke", "escape", "adventure", "foretell", "fuse")
-DURATIONS = ("end-of-turn", "end-of-combat", "next-turn", "leaves")
+CAST_MODES = grammar_words("cast_mode")  # decision 0081: every way to cast CR 702 names
+DURATIONS = grammar_words("duration")
 ENTERING = ("tapped", "face-down", "attached", "attacking", "blocking")  # 0020, 0023, 0028
 HEADER_KEYWORDS = ("mtgr", "title", "rules", "variant", "player", "perspective", "start")
 STRUCTURE_KEYWORDS = (
