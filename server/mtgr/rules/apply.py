@@ -1541,13 +1541,15 @@ def _commander_damage(
 def _settle(state: GameState, recipient: int | str, source: int | None, amount: int) -> GameState:
     """A life or loyalty line settles the damage it results from (0019 item 5)."""
     pending = state.pending_damage
-    for match_source in (True, False):
+    # the damage of this source and amount first: of two damage events one source dealt
+    # the player, each result settles its own
+    for match_source, match_amount in ((True, True), (True, False), (False, True)):
         for i, damage in enumerate(pending):
             if damage.recipient != recipient:
                 continue
             if match_source and damage.source != source:
                 continue
-            if not match_source and damage.amount != amount:
+            if match_amount and damage.amount != amount:
                 continue
             return replace(state, pending_damage=pending[:i] + pending[i + 1 :])
     return state

@@ -1,0 +1,73 @@
+"""A player's life loss from damage that is not the amount of the damage.
+
+## What it flags
+A `"P" life -K by #N` line that settles damage #N has just dealt to P, when K is not the
+amount of that damage (of any of them, when #N dealt P damage more than once in the damage
+lines it follows): `#12 damage 3 -> "Bob"` then `"Bob" life -4 by #12`. A life line with `replacement`
+(an effect that changed the loss, such as one that doubles it) is not flagged.
+
+## Why
+Damage dealt to a player by a source without infect causes that player to lose that
+much life (CR 120.3a), and the record writes that loss on the line after the damage with
+the damage's source as its cause (decision 0019 item 5, decision 0012 item 4). A result
+that differs from the damage makes every life total after it wrong, the most common slip
+in a hand-written record.
+
+## Example
+```mtgr
+#12 damage 3 -> "Bob"
+"Bob" life -4 by #12
+```
+
+## Use instead
+```mtgr
+#12 damage 3 -> "Bob"
+"Bob" life -3 by #12
+```
+
+## Rules basis
+- Decision 0019 item 5: a life change that results from damage has the damage's cause.
+- Decision 0012 item 4: the results of damage follow straight after the damage line.
+- CR 120.3a: "Damage dealt to a player by a source without infect causes that player to lose that much life."
+"""
+
+from mtgr.rules.context import Context, Related
+from mtgr.rules.registry import Severity, define
+from mtgr.syntax import tree as t
+
+RULE = define(
+    "D836",
+    "Life loss differs from the damage",
+    severity=Severity.ERROR,
+    decisions=("0019.5", "0012.4"),
+    cr=("120.3a",),
+    doc=__doc__,
+)
+
+
+@RULE.on(t.Life)
+def check(ctx: Context, statement: t.Statement) -> None:
+    assert isinstance(statement, t.Life)
+    cause = statement.cause
+    pending = ctx.state.pending_damage
+    if not pending or statement.delta.value >= 0 or statement.replacements:
+        return
+    if cause is None or not isinstance(cause.agent, t.ObjectRef):
+        return  # D802 reports a result without the damage's source
+    player = statement.subject.name
+    source = cause.agent.number
+    dealt = [d for d in pending if d.recipient == player and d.source == source]
+    loss = -statement.delta.value
+    if not dealt or loss in {d.amount for d in dealt}:
+        return
+    damage = dealt[0]
+    obj = ctx.state.obj(source)
+    label = obj.label() if obj is not None else f"#{source}"
+    ctx.report(
+        RULE,
+        f"{player} loses {loss} life from {label}'s {damage.amount} damage: damage dealt "
+        f"to a player makes them lose that much life (CR 120.3a); write "
+        f'`"{player}" life -{damage.amount} by #{source}`',
+        statement.delta.span,
+        related=(Related(damage.line, damage.span, f"{label} deals {damage.amount} here"),),
+    )
