@@ -492,26 +492,32 @@ def fixes(document: Checked, code: str, line: int, span: t.Span) -> list[Fix]:
 
 
 def _holds(doc: _Doc, fix: Fix) -> bool:
-    if fix.code == "S001":  # a line that did not parse has no findings to compare: it must parse
-        return all(
-            parse_line(apply_edits(doc.texts[e.line], fix.edits_on(e.line))).error is None
-            for e in fix.edits
-        )
     first = min(e.line for e in fix.edits)
+    # a line that did not parse was never checked: once it parses, what the checker finds
+    # on it is news about that line; everywhere else the fix must add nothing
+    own = fix.edits[0].line if fix.code == "S001" else None
+    if own is not None and parse_line(apply_edits(doc.texts[own], fix.edits_on(own))).error:
+        return False
     state = doc.document.state_before(first)
-    before = _findings_from(doc, first, doc.texts, state.snapshot())
+    before = _findings_from(doc, first, doc.texts, state.snapshot(), own)
     fixed = split_lines(apply_edits("\n".join(doc.texts), fix.edits))
-    after = _findings_from(doc, first, fixed, state)
+    after = _findings_from(doc, first, fixed, state, own)
+    if own is not None:
+        return not after - before
     return after[fix.code] < before[fix.code] and not after - before
 
 
-def _findings_from(doc: _Doc, first: int, texts: Sequence[str], state: GameState) -> Counter[str]:
-    """The codes found from line `first` to the end, walking on from the state before it."""
+def _findings_from(
+    doc: _Doc, first: int, texts: Sequence[str], state: GameState, leaving_out: int | None = None
+) -> Counter[str]:
+    """The codes found from line `first` to the end, walking on from the state before it,
+    but those on line `leaving_out`."""
     allowed = {line.id: line.parsed.allowed for line in doc.lines[:first]}
     emitted: list[Finding] = []
     for i, text in enumerate(texts[first:]):
         line = Line(-10 - i, parse_line(text))  # ids that no real line has
-        allowed[line.id] = line.parsed.allowed
+        if first + i != leaving_out:
+            allowed[line.id] = line.parsed.allowed
         state = step(state, line, emitted, doc.document.cards)
     emitted.extend(end_of_file(state, doc.document.cards))
     return Counter(
