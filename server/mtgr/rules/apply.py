@@ -349,6 +349,7 @@ def _moved(
         if new_zone in ("battlefield", "stack")
         else None,
         tapped=tapped if not stays else obj.tapped,
+        tapped_at=obj.tapped_at if stays else None,
         counters=obj.counters if stays else (),
         control_effects=obj.control_effects if stays else (),
         damage=obj.damage if stays else 0,
@@ -441,6 +442,7 @@ def _meld(
         last_moved=line,
         controller=None,
         tapped=False,
+        tapped_at=None,
         counters=(),
         damage=0,
     )
@@ -1268,7 +1270,9 @@ def _(statement: t.Regenerate, state: GameState, line: LineId) -> GameState:
     obj = _named(
         _object(state, statement.subject.number, line, "battlefield", None), statement.name
     )
-    regenerated = replace(_out_of_combat(obj), damage=0, deathtouch=None, tapped=True)
+    regenerated = replace(
+        _out_of_combat(obj), damage=0, deathtouch=None, tapped=True, tapped_at=None
+    )
     return state.with_object(regenerated)
 
 
@@ -1429,7 +1433,8 @@ def _(statement: t.TapChange, state: GameState, line: LineId) -> GameState:
     obj = _named(
         _object(state, statement.subject.number, line, "battlefield", None), statement.name
     )
-    return state.with_object(replace(obj, tapped=statement.verb.value == "tap"))
+    tap = statement.verb.value == "tap"
+    return state.with_object(replace(obj, tapped=tap, tapped_at=line if tap else None))
 
 
 @_apply.register
@@ -1449,9 +1454,12 @@ def _(statement: t.Attack, state: GameState, line: LineId) -> GameState:
         _object(state, statement.subject.number, line, "battlefield", None), statement.name
     )
     tapped = obj.tapped or statement.untapped is None
+    tapped_at = obj.tapped_at if obj.tapped else line if tapped else None
     defender = statement.defender
     what = defender.name if isinstance(defender, t.PlayerRef) else defender.number
-    state = state.with_object(replace(obj, attacking=True, attack_target=what, tapped=tapped))
+    state = state.with_object(
+        replace(obj, attacking=True, attack_target=what, tapped=tapped, tapped_at=tapped_at)
+    )
     return _fighting(state, obj.number)
 
 

@@ -19,6 +19,15 @@ class Related:
     message: str
 
 
+def tapped_here(obj: GameObject) -> tuple[Related, ...]:
+    """Where a tapped permanent was tapped (its `tap` line, or the `attack` of a creature
+    without vigilance), when the lines show it: a creature that attacked stays tapped
+    until its controller's untap step, the usual surprise."""
+    if obj.tapped_at is None:
+        return ()
+    return (Related(obj.tapped_at, None, f"{obj.label()} was tapped here"),)
+
+
 @dataclass(frozen=True, slots=True)
 class Finding:
     code: str

@@ -112,6 +112,9 @@ class GameObject:
     # (`activate of #M by #P`: Oath of Teferi, The Chain Veil; decision 0070)
     permission: int | None = None
     tapped: bool = False
+    # the `tap` or `attack` line that tapped it, while it stays tapped: where a finding
+    # about a tapped permanent points (a creature that attacked without `untapped`)
+    tapped_at: LineId | None = None
     counters: tuple[tuple[str, int], ...] = ()
     attacking: bool = False
     # what it attacks (a player's name or a permanent's number); put onto the battlefield

@@ -29,7 +29,7 @@ Usually a line that tapped or untapped it earlier is missing, or the number is w
 - CR 110.5b: "Permanents enter the battlefield untapped, unflipped, face up, and phased in unless a spell or ability says otherwise."
 """
 
-from mtgr.rules.context import Context
+from mtgr.rules.context import Context, tapped_here
 from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
 from mtgr.syntax import tree as t
@@ -59,4 +59,4 @@ def check(ctx: Context, statement: t.Statement) -> None:
         message = f"{obj.label()} is already tapped; only an untapped permanent can be tapped"
     else:
         message = f"{obj.label()} is already untapped; only a tapped permanent can be untapped"
-    ctx.report(RULE, message, statement.verb.span, related=ctx.where(obj))
+    ctx.report(RULE, message, statement.verb.span, related=tapped_here(obj) + ctx.where(obj))

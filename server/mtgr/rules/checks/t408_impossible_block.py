@@ -31,7 +31,7 @@ step declare-blockers
 
 from __future__ import annotations
 
-from mtgr.rules.context import Context
+from mtgr.rules.context import Context, tapped_here
 from mtgr.rules.describe import current_step, quiet
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import NOT_OVER
@@ -79,5 +79,5 @@ def check(ctx: Context, statement: t.Statement) -> None:
         RULE,
         f"{blocker.label()} cannot block: " + "; ".join(problems),
         statement.verb.span,
-        related=ctx.where(blocker),
+        related=(tapped_here(blocker) if blocker.tapped else ()) + ctx.where(blocker),
     )
