@@ -7,8 +7,10 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable
+from dataclasses import fields, is_dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
 from parsimonious.grammar import Grammar
 from parsimonious.nodes import Node
@@ -31,8 +33,8 @@ _DIGITS_TO_ZERO = str.maketrans("123456789", "0" * 9)
 
 
 class _NumberTooLarge(Exception):
-    def __init__(self, span: t.Span) -> None:
-        self.span = span
+    def __init__(self, columns: tuple[int, int]) -> None:
+        self.columns = columns
 
 
 def split_comment(line: str) -> tuple[int, int, t.Span | None]:
@@ -111,16 +113,15 @@ def parse_line(line: str, owner: object = None) -> t.ParsedLine:
         err_start, err_end, message = format_failure(text, result)
         error = t.LineError("S001", message, t.Span(start + err_start, start + err_end))
         return t.ParsedLine(None, error, comment, allowed)
-    try:
-        statement = _Builder(line, start, end, result).statement()
-    except _NumberTooLarge as too_large:
+    if result.build is None:
+        err_start, err_end = result.too_large  # type: ignore[misc]
         error = t.LineError(
             "S002",
             f"number too large: at most {MAX_NUMBER_DIGITS} digits are allowed",
-            too_large.span,
+            _shared_span(start + err_start, start + err_end),
         )
         return t.ParsedLine(None, error, comment, allowed)
-    return t.ParsedLine(statement, None, comment, allowed, result.tokens, start)
+    return t.ParsedLine(result.build(line, start), None, comment, allowed, result.tokens, start)
 
 
 # Shared parts of parsed lines. A 50,000-line record holds about 110,000 spans, 28,000
@@ -308,49 +309,23 @@ _PART_RULES = frozenset(
 )
 
 
-class _Plan:
-    """What a parse tree says about a line's shape: its form, its parts and its tokens.
-
-    Computed once a shape; every line of that shape reads its own values through it.
-    """
-
-    __slots__ = ("_found", "_root", "_shape", "_spans", "parts", "phrase", "tokens", "verb")
+class _Tree:
+    """A shape's parse tree read once: its form, its parts, its verb and its tokens."""
 
     def __init__(self, root: Node, shape: str) -> None:
-        # The tables below are keyed by node identity: the plan keeps its whole tree alive,
-        # so that no id in them can be taken by another node.
-        self._root = root
+        self.shape = shape
         self.parts: dict[str, list[Node]] = {}
-        tokens: list[tuple[int, int, t.TokenKind]] = []
         self.verb: Node | None = None
         self.phrase = ""
-        self._shape = shape
-        self._spans: dict[int, tuple[int, int]] = {}
-        self._found: dict[tuple[int, str], Node | None] = {}
+        tokens: list[tuple[int, int, t.TokenKind]] = []
         self._walk(root, "", False, tokens)
         self.tokens: tuple[tuple[int, int, t.TokenKind], ...] = tuple(tokens)
 
     def columns(self, node: Node) -> tuple[int, int]:
         """A node's columns, trailing blanks trimmed. Masking keeps a line's length and no
         node ends inside a string, so trimming the shape trims every line of it alike."""
-        key = id(node)
-        found = self._spans.get(key)
-        if found is None:
-            raw = self._shape[node.start : node.end]
-            found = (node.start, node.start + len(raw.rstrip(" \t")))
-            self._spans[key] = found
-        return found
-
-    def find(self, node: Node | None, name: str) -> Node | None:
-        """The first node called `name` at or below `node`, looked up once a shape."""
-        if node is None:
-            return None
-        key = (id(node), name)
-        try:
-            return self._found[key]
-        except KeyError:
-            found = self._found[key] = _find(node, name)
-            return found
+        raw = self.shape[node.start : node.end]
+        return node.start, node.start + len(raw.rstrip(" \t"))
 
     def _walk(
         self, node: Node, parent: str, inside_part: bool, tokens: list[tuple[int, int, t.TokenKind]]
@@ -381,73 +356,92 @@ class _Plan:
 _DISPATCHERS = frozenset({"object_statement", "player_statement", "keyword_statement"})
 
 
+class _Plan:
+    """What every line of one shape parses to: its tokens, and its statement as a function of
+    the line (see `_compile`), or the columns of a number too large to read.
+
+    Made once a shape; the shape's parse tree is not kept."""
+
+    __slots__ = ("build", "tokens", "too_large")
+
+    def __init__(self, root: Node, shape: str) -> None:
+        tree = _Tree(root, shape)
+        self.tokens = tree.tokens
+        self.build: Callable[[str, int], t.Statement] | None = None
+        self.too_large: tuple[int, int] | None = None
+        try:
+            template = _Builder(tree).statement()
+        except _NumberTooLarge as too_large:
+            self.too_large = too_large.columns
+        else:
+            self.build = _compile(template)
+
+
+class _Leaf:
+    """Where a statement holds a value of its own line: a kind of value and the columns it
+    is read from, the same in every line of a shape."""
+
+    __slots__ = ("end", "kind", "start")
+
+    def __init__(self, kind: str, columns: tuple[int, int]) -> None:
+        self.kind = kind
+        self.start, self.end = columns
+
+
+# A template: a statement whose leaves (words, numbers, references, texts, spans) are _Leafs.
+_Template = Any
+
+
 class _Builder:
-    """Builds one statement through the plan of its shape, reading values from the line."""
+    """Builds the template of a shape's statement: its types and structure, which every line
+    of the shape shares, with a `_Leaf` for each value a line has of its own."""
 
-    def __init__(self, line: str, offset: int, end: int, plan: _Plan) -> None:
-        self.line = line
-        self.offset = offset
-        self.end = end
-        self.plan = plan
-        self.parts = plan.parts
-        self.phrase = plan.phrase
-        self.verb: t.Word | None = self.word(plan.verb) if plan.verb is not None else None
+    def __init__(self, tree: _Tree) -> None:
+        self.tree = tree
+        self.parts = tree.parts
+        self.verb: _Template = self.word(tree.verb) if tree.verb is not None else None
 
-    def statement(self) -> t.Statement:
-        return _BUILDERS[self.phrase](self)
+    def statement(self) -> _Template:
+        return _BUILDERS[self.tree.phrase](self)
 
     def find(self, node: Node | None, name: str) -> Node | None:
-        return self.plan.find(node, name)
+        return _find(node, name)
 
     # -- leaves
-    def span(self, node: Node) -> t.Span:
-        start, end = self.plan.columns(node)
-        return _shared_span(self.offset + start, self.offset + end)
+    def span(self, node: Node) -> _Template:
+        return _Leaf("span", self.tree.columns(node))
 
-    def raw(self, node: Node) -> str:
-        start, end = self.plan.columns(node)
-        return self.line[self.offset + start : self.offset + end]
+    def raw(self, node: Node) -> _Template:
+        return _Leaf("raw", self.tree.columns(node))
 
-    def word(self, node: Node) -> t.Word:
-        raw = self.raw(node)
-        make = _shared_word if _short(raw) else t.Word
-        return make(_shared_text(raw), self.span(node))
+    def word(self, node: Node) -> _Template:
+        return _Leaf("word", self.tree.columns(node))
 
-    def integer(self, node: Node) -> t.Number:
-        raw = self.raw(node)
-        span = self.span(node)
-        if len(raw.lstrip("+-")) > MAX_NUMBER_DIGITS:
-            raise _NumberTooLarge(span)
-        return t.Number(int(raw), span)
+    def integer(self, node: Node) -> _Template:
+        """A number, unless it has too many digits (masking keeps their count)."""
+        start, end = columns = self.tree.columns(node)
+        if len(self.tree.shape[start:end].lstrip("+-")) > MAX_NUMBER_DIGITS:
+            raise _NumberTooLarge(columns)
+        return _Leaf("number", columns)
 
-    def object_ref(self, node: Node) -> t.ObjectRef:
-        ref = self.find(node, "object_ref")
-        raw = self.raw(ref)
-        span = self.span(ref)
-        if len(raw) - 1 > MAX_NUMBER_DIGITS:
-            raise _NumberTooLarge(span)
-        return _shared_object(int(raw[1:]), span)
+    def object_ref(self, node: Node) -> _Template:
+        start, end = columns = self.tree.columns(self.find(node, "object_ref"))
+        if end - start - 1 > MAX_NUMBER_DIGITS:
+            raise _NumberTooLarge(columns)
+        return _Leaf("object", columns)
 
-    def quoted(self, node: Node) -> str:
-        raw = self.raw(self.find(node, "quoted"))[1:-1]
-        return _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
+    def text(self, node: Node) -> _Template:
+        return _Leaf("text", self.tree.columns(self.find(node, "quoted")))
 
-    def text(self, node: Node) -> t.Text:
-        quoted = self.find(node, "quoted")
-        return t.Text(_shared_text(self.quoted(quoted)), self.span(quoted))
+    def player(self, node: Node) -> _Template:
+        return _Leaf("player", self.tree.columns(self.find(node, "quoted")))
 
-    def player(self, node: Node) -> t.PlayerRef:
-        quoted = self.find(node, "quoted")
-        name = self.quoted(quoted)
-        make = _shared_player if _short(name) else t.PlayerRef
-        return make(_shared_text(name), self.span(quoted))
-
-    def reference(self, node: Node) -> t.ObjectRef | t.PlayerRef:
+    def reference(self, node: Node) -> _Template:
         if self.find(node, "object_ref") is not None:
             return self.object_ref(node)
         return self.player(node)
 
-    def place(self, node: Node) -> t.Place:
+    def place(self, node: Node) -> _Template:
         place = self.find(node, "place")
         zone = self.word(self.find(place, "zone"))
         player_node = self.find(place, "place_player")
@@ -463,7 +457,7 @@ class _Builder:
             zone, self.player(player_node) if player_node else None, position, self.span(place)
         )
 
-    def cause(self) -> t.Cause | None:
+    def cause(self) -> _Template:
         node = self.one("cause")
         if node is None:
             return None
@@ -485,14 +479,14 @@ class _Builder:
 
     def common(self) -> dict[str, object]:
         node = self.one("replacements")
-        replacements: tuple[t.ObjectRef, ...] = ()
+        replacements: tuple[_Template, ...] = ()
         keyword = None
         if node is not None:
             keyword = self.span(self.find(node, "k_replacement"))
             replacements = tuple(self.object_ref(r) for r in _find_all(node, "replacing"))
         return {
             "verb": self.verb,
-            "span": _shared_span(self.offset, self.end),
+            "span": _Leaf("span", (0, len(self.tree.shape))),
             "cause": self.cause(),
             "replacements": replacements,
             "replacement_keyword": keyword,
@@ -513,6 +507,109 @@ class _Builder:
     def optional(self, name: str, convert: Callable[[Node], object]) -> object:
         node = self.one(name)
         return convert(node) if node is not None else None
+
+
+# ---- templates compiled --------------------------------------------------------------
+#
+# Building a statement through the parse tree took most of the time of opening a record
+# (dozens of lookups and calls a line). A shape's template is compiled instead into one
+# Python function, `build(line, offset)`, that reads each value from the line at its
+# columns and makes the statement's objects directly. The source names only the tree's
+# types and the helpers below, never text of the line, and leaves its columns as
+# parameters: shapes that differ only in where their parts stand share one compiled
+# factory, which makes each shape's function with its own columns.
+
+
+def _line_text(raw: str, span: t.Span) -> t.Text:
+    value = _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
+    return t.Text(_shared_text(value), span)
+
+
+def _line_player(raw: str, span: t.Span) -> t.PlayerRef:
+    name = _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
+    make = _shared_player if _short(name) else t.PlayerRef
+    return make(_shared_text(name), span)
+
+
+# What a leaf of each kind reads, with `{s}` and `{e}` its columns in the line. A short
+# word is shared like any short string; a word's length is its shape's, so that choice is
+# made here once.
+_LEAF_CODE = {
+    "span": "S({s}, {e})",
+    "raw": "line[{s}:{e}]",
+    "short word": "W(intern(line[{s}:{e}]), S({s}, {e}))",
+    "word": "Word(line[{s}:{e}], S({s}, {e}))",
+    "number": "Number(int(line[{s}:{e}]), S({s}, {e}))",
+    "object": "O(int(line[{s} + 1:{e}]), S({s}, {e}))",
+    "text": "line_text(line[{s} + 1:{e} - 1], S({s}, {e}))",
+    "player": "line_player(line[{s} + 1:{e} - 1], S({s}, {e}))",
+}
+_COMPILED_NAMES: dict[str, object] = {
+    **{name: value for name, value in vars(t).items() if is_dataclass(value)},
+    "S": _shared_span,
+    "W": _shared_word,
+    "O": _shared_object,
+    "intern": sys.intern,
+    "line_text": _line_text,
+    "line_player": _line_player,
+}
+_INIT_FIELDS: dict[type, tuple[tuple[str, object], ...]] = {}
+
+
+def _init_fields(cls: type) -> tuple[tuple[str, object], ...]:
+    """A statement type's fields passed to its constructor, each with its default."""
+    found = _INIT_FIELDS.get(cls)
+    if found is None:
+        found = _INIT_FIELDS[cls] = tuple((f.name, f.default) for f in fields(cls) if f.init)
+    return found
+
+
+def _compile(template: _Template) -> Callable[[str, int], t.Statement]:
+    """The function that builds, from a line of the template's shape and the column where
+    its statement starts, the statement the template describes."""
+    body: list[str] = []
+    columns: list[int] = []
+    names: dict[int, str] = {}
+
+    def value(part: object) -> str:
+        """The expression for one part, each part once: shared parts stay shared."""
+        if part is None:
+            return "None"
+        name = names.get(id(part))
+        if name is not None:
+            return name
+        if type(part) is _Leaf:
+            kind = part.kind
+            if kind == "word" and part.end - part.start <= _SHARED_TEXT_LENGTH:
+                kind = "short word"
+            first = len(columns)
+            columns.extend((part.start, part.end))
+            expression = _LEAF_CODE[kind].format(s=f"o + c{first}", e=f"o + c{first + 1}")
+        elif type(part) is tuple:
+            expression = "(" + "".join(f"{value(item)}, " for item in part) + ")"
+        else:
+            arguments = ", ".join(
+                f"{field}={value(getattr(part, field))}"
+                for field, default in _init_fields(type(part))
+                if getattr(part, field) is not default
+            )
+            expression = f"{type(part).__name__}({arguments})"
+        name = names[id(part)] = f"v{len(names)}"
+        body.append(f"        {name} = {expression}\n")
+        return name
+
+    result = value(template)
+    parameters = ", ".join(f"c{i}" for i in range(len(columns)))
+    source = f"def make({parameters}):\n    def build(line, o):\n{''.join(body)}"
+    return _factory(f"{source}        return {result}\n    return build\n")(*columns)
+
+
+@lru_cache(maxsize=1024)
+def _factory(source: str) -> Callable[..., Callable[[str, int], t.Statement]]:
+    """Compiles a template's source once; its globals are the tree's types and helpers."""
+    defined: dict[str, Any] = {}
+    exec(compile(source, "<mtgr statement template>", "exec"), _COMPILED_NAMES, defined)
+    return defined["make"]
 
 
 def _find(node: Node | None, name: str) -> Node | None:
