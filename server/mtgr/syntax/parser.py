@@ -29,7 +29,7 @@ _ESCAPE = re.compile(r"\\(.)")
 # An unterminated string runs to the end of the line (keeping a last lone backslash), so
 # that no string is scanned twice: without that, `"\"\"\...` took quadratic time.
 _STRING = re.compile(r"\"(?:[^\"\\]|\\.)*(?:(?P<close>\")|(?P<open>\\?)$)")
-_DIGITS_TO_ZERO = str.maketrans("123456789", "0" * 9)
+_NONZERO_DIGITS = "123456789"
 
 
 class _NumberTooLarge(Exception):
@@ -67,8 +67,15 @@ def split_comment(line: str) -> tuple[int, int, t.Span | None]:
 def _shape(text: str) -> str:
     """The line with digits and string contents masked: lines of one shape parse alike."""
     if '"' in text:
-        text = _STRING.sub(_mask, text)
-    return text.translate(_DIGITS_TO_ZERO)
+        if "\\" in text or "\n" in text:  # escapes, or a "$" that a line break would meet
+            text = _STRING.sub(_mask, text)
+        else:  # every other quote opens a string, the last one perhaps to the line's end
+            parts = text.split('"')
+            parts[1::2] = ["x" * len(inside) for inside in parts[1::2]]
+            text = '"'.join(parts)
+    for digit in _NONZERO_DIGITS:  # str.replace is much quicker than str.translate
+        text = text.replace(digit, "0")
+    return text
 
 
 def _mask(match: re.Match[str]) -> str:
@@ -129,10 +136,25 @@ def parse_line(line: str, owner: object = None) -> t.ParsedLine:
 # they are frozen, so equal ones are built once (the parsed record took 32 MB, now 19 MB).
 # The caches are bounded and keep only short strings, so a closed document frees the rest.
 _NO_CODES: frozenset[str] = frozenset()  # an empty frozenset is a new 216-byte object each time
+# They are looked up by their values and columns: a Span's hash is Python code, ints' is not.
 _shared_span = lru_cache(maxsize=16384)(t.Span)
-_shared_word = lru_cache(maxsize=16384)(t.Word)
-_shared_player = lru_cache(maxsize=16384)(t.PlayerRef)
-_shared_object = lru_cache(maxsize=16384)(t.ObjectRef)
+
+
+@lru_cache(maxsize=16384)
+def _shared_word(value: str, start: int, end: int) -> t.Word:
+    return t.Word(value, _shared_span(start, end))
+
+
+@lru_cache(maxsize=16384)
+def _shared_player(name: str, start: int, end: int) -> t.PlayerRef:
+    return t.PlayerRef(name, _shared_span(start, end))
+
+
+@lru_cache(maxsize=16384)
+def _shared_object(number: int, start: int, end: int) -> t.ObjectRef:
+    return t.ObjectRef(number, _shared_span(start, end))
+
+
 _SHARED_TEXT_LENGTH = 64  # longer names and texts are rare and not shared
 
 
@@ -378,14 +400,18 @@ class _Plan:
 
 
 class _Leaf:
-    """Where a statement holds a value of its own line: a kind of value and the columns it
-    is read from, the same in every line of a shape."""
+    """Where a statement holds a value of its line: a kind of value and the columns it is
+    read from, the same in every line of a shape. A fixed leaf is the same in every line
+    of the shape that starts at the same column: a span, or a word without digits."""
 
-    __slots__ = ("end", "kind", "start")
+    __slots__ = ("end", "fixed", "kind", "start")
 
-    def __init__(self, kind: str, columns: tuple[int, int]) -> None:
+    def __init__(self, kind: str, columns: tuple[int, int], shape: str) -> None:
         self.kind = kind
         self.start, self.end = columns
+        self.fixed = kind == "span" or (
+            kind in ("word", "raw") and "0" not in shape[self.start : self.end]
+        )
 
 
 # A template: a statement whose leaves (words, numbers, references, texts, spans) are _Leafs.
@@ -409,32 +435,32 @@ class _Builder:
 
     # -- leaves
     def span(self, node: Node) -> _Template:
-        return _Leaf("span", self.tree.columns(node))
+        return _Leaf("span", self.tree.columns(node), self.tree.shape)
 
     def raw(self, node: Node) -> _Template:
-        return _Leaf("raw", self.tree.columns(node))
+        return _Leaf("raw", self.tree.columns(node), self.tree.shape)
 
     def word(self, node: Node) -> _Template:
-        return _Leaf("word", self.tree.columns(node))
+        return _Leaf("word", self.tree.columns(node), self.tree.shape)
 
     def integer(self, node: Node) -> _Template:
         """A number, unless it has too many digits (masking keeps their count)."""
         start, end = columns = self.tree.columns(node)
         if len(self.tree.shape[start:end].lstrip("+-")) > MAX_NUMBER_DIGITS:
             raise _NumberTooLarge(columns)
-        return _Leaf("number", columns)
+        return _Leaf("number", columns, self.tree.shape)
 
     def object_ref(self, node: Node) -> _Template:
         start, end = columns = self.tree.columns(self.find(node, "object_ref"))
         if end - start - 1 > MAX_NUMBER_DIGITS:
             raise _NumberTooLarge(columns)
-        return _Leaf("object", columns)
+        return _Leaf("object", columns, self.tree.shape)
 
     def text(self, node: Node) -> _Template:
-        return _Leaf("text", self.tree.columns(self.find(node, "quoted")))
+        return _Leaf("text", self.tree.columns(self.find(node, "quoted")), self.tree.shape)
 
     def player(self, node: Node) -> _Template:
-        return _Leaf("player", self.tree.columns(self.find(node, "quoted")))
+        return _Leaf("player", self.tree.columns(self.find(node, "quoted")), self.tree.shape)
 
     def reference(self, node: Node) -> _Template:
         if self.find(node, "object_ref") is not None:
@@ -486,7 +512,7 @@ class _Builder:
             replacements = tuple(self.object_ref(r) for r in _find_all(node, "replacing"))
         return {
             "verb": self.verb,
-            "span": _Leaf("span", (0, len(self.tree.shape))),
+            "span": _Leaf("span", (0, len(self.tree.shape)), self.tree.shape),
             "cause": self.cause(),
             "replacements": replacements,
             "replacement_keyword": keyword,
@@ -525,10 +551,11 @@ def _line_text(raw: str, span: t.Span) -> t.Text:
     return t.Text(_shared_text(value), span)
 
 
-def _line_player(raw: str, span: t.Span) -> t.PlayerRef:
+def _line_player(raw: str, start: int, end: int) -> t.PlayerRef:
     name = _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
-    make = _shared_player if _short(name) else t.PlayerRef
-    return make(_shared_text(name), span)
+    if _short(name):
+        return _shared_player(sys.intern(name), start, end)
+    return t.PlayerRef(name, _shared_span(start, end))
 
 
 # What a leaf of each kind reads, with `{s}` and `{e}` its columns in the line. A short
@@ -537,12 +564,12 @@ def _line_player(raw: str, span: t.Span) -> t.PlayerRef:
 _LEAF_CODE = {
     "span": "S({s}, {e})",
     "raw": "line[{s}:{e}]",
-    "short word": "W(intern(line[{s}:{e}]), S({s}, {e}))",
+    "short word": "W(intern(line[{s}:{e}]), {s}, {e})",
     "word": "Word(line[{s}:{e}], S({s}, {e}))",
     "number": "Number(int(line[{s}:{e}]), S({s}, {e}))",
-    "object": "O(int(line[{s} + 1:{e}]), S({s}, {e}))",
+    "object": "O(int(line[{s} + 1:{e}]), {s}, {e})",
     "text": "line_text(line[{s} + 1:{e} - 1], S({s}, {e}))",
-    "player": "line_player(line[{s} + 1:{e} - 1], S({s}, {e}))",
+    "player": "line_player(line[{s} + 1:{e} - 1], {s}, {e})",
 }
 _COMPILED_NAMES: dict[str, object] = {
     **{name: value for name, value in vars(t).items() if is_dataclass(value)},
@@ -552,6 +579,7 @@ _COMPILED_NAMES: dict[str, object] = {
     "intern": sys.intern,
     "line_text": _line_text,
     "line_player": _line_player,
+    "OFFSETS_KEPT": 16,  # the starting columns a shape keeps its fixed parts for
 }
 _INIT_FIELDS: dict[type, tuple[tuple[str, object], ...]] = {}
 
@@ -566,18 +594,23 @@ def _init_fields(cls: type) -> tuple[tuple[str, object], ...]:
 
 def _compile(template: _Template) -> Callable[[str, int], t.Statement]:
     """The function that builds, from a line of the template's shape and the column where
-    its statement starts, the statement the template describes."""
-    body: list[str] = []
-    columns: list[int] = []
-    names: dict[int, str] = {}
+    its statement starts, the statement the template describes.
 
-    def value(part: object) -> str:
-        """The expression for one part, each part once: shared parts stay shared."""
+    The parts made only of fixed leaves are made once for each starting column and shared
+    by the lines of the shape (a few columns a shape: a bounded table)."""
+    fixed: list[str] = []  # the parts made once a starting column
+    each: list[str] = []  # the parts made for each line
+    columns: list[int] = []
+    names: dict[int, tuple[str, bool]] = {}  # a part's id -> its local name, whether fixed
+    shared: dict[str, None] = {}  # the fixed parts that the others (or the result) hold
+
+    def value(part: object) -> tuple[str, bool]:
+        """A part's expression and whether it is fixed; each part once: shared stays shared."""
         if part is None:
-            return "None"
-        name = names.get(id(part))
-        if name is not None:
-            return name
+            return "None", True
+        found = names.get(id(part))
+        if found is not None:
+            return found
         if type(part) is _Leaf:
             kind = part.kind
             if kind == "word" and part.end - part.start <= _SHARED_TEXT_LENGTH:
@@ -585,23 +618,45 @@ def _compile(template: _Template) -> Callable[[str, int], t.Statement]:
             first = len(columns)
             columns.extend((part.start, part.end))
             expression = _LEAF_CODE[kind].format(s=f"o + c{first}", e=f"o + c{first + 1}")
-        elif type(part) is tuple:
-            expression = "(" + "".join(f"{value(item)}, " for item in part) + ")"
+            is_fixed = part.fixed
         else:
-            arguments = ", ".join(
-                f"{field}={value(getattr(part, field))}"
-                for field, default in _init_fields(type(part))
-                if getattr(part, field) is not default
-            )
-            expression = f"{type(part).__name__}({arguments})"
-        name = names[id(part)] = f"v{len(names)}"
-        body.append(f"        {name} = {expression}\n")
-        return name
+            if type(part) is tuple:
+                items = [value(item) for item in part]
+                expression = "(" + "".join(f"{name}, " for name, _ in items) + ")"
+            else:
+                arguments = [
+                    (field, value(getattr(part, field)))
+                    for field, default in _init_fields(type(part))
+                    if getattr(part, field) is not default
+                ]
+                items = [item for _, item in arguments]
+                joined = ", ".join(f"{field}={name}" for field, (name, _) in arguments)
+                expression = f"{type(part).__name__}({joined})"
+            is_fixed = all(item_fixed for _, item_fixed in items)
+            if not is_fixed:
+                shared.update((name, None) for name, item_fixed in items if item_fixed)
+        name = f"v{len(names)}"
+        names[id(part)] = name, is_fixed
+        (fixed if is_fixed else each).append(f"        {name} = {expression}\n")
+        return name, is_fixed
 
-    result = value(template)
+    result, result_fixed = value(template)
+    if result_fixed:
+        shared[result] = None
+    shared.pop("None", None)
     parameters = ", ".join(f"c{i}" for i in range(len(columns)))
-    source = f"def make({parameters}):\n    def build(line, o):\n{''.join(body)}"
-    return _factory(f"{source}        return {result}\n    return build\n")(*columns)
+    kept = "".join(f"{name}, " for name in shared)
+    source = f"def make({parameters}):\n"
+    if shared:
+        source += (
+            "    at = {}\n    def fixed(line, o):\n        if len(at) >= OFFSETS_KEPT:\n"
+            f"            at.clear()\n{''.join(fixed)}        at[o] = found = ({kept})\n"
+            f"        return found\n    def build(line, o):\n        {kept}= at.get(o) or fixed(line, o)\n"
+        )
+    else:
+        source += "    def build(line, o):\n"
+    source += f"{''.join(each)}        return {result}\n    return build\n"
+    return _factory(source)(*columns)
 
 
 @lru_cache(maxsize=1024)
