@@ -8,6 +8,7 @@ the client's UTF-16 or UTF-8 positions before calling in.
 
 from __future__ import annotations
 
+import gc
 import re
 from collections.abc import Iterator
 from itertools import count
@@ -86,15 +87,25 @@ class Document:
         return self._numbers.get(line_id)
 
     def _open(self, texts: list[str]) -> list[Line]:
-        """The lines of a whole text: a line repeated in it is parsed (and looked up) once."""
+        """The lines of a whole text: a line repeated in it is parsed (and looked up) once.
+
+        Parsing makes no reference cycles, so the cyclic collector is paused meanwhile:
+        its automatic passes went over the new objects again and again, a quarter of the
+        time of opening a long record (the language server pauses it for good)."""
         owner = self.owner
         parsed: dict[str, t.ParsedLine] = {}
         lines = []
-        for line_id, text in enumerate(texts):
-            found = parsed.get(text)
-            if found is None:
-                found = parsed[text] = parse_line(text, owner)
-            lines.append(Line(line_id, found))
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            for line_id, text in enumerate(texts):
+                found = parsed.get(text)
+                if found is None:
+                    found = parsed[text] = parse_line(text, owner)
+                lines.append(Line(line_id, found))
+        finally:
+            if collecting:
+                gc.enable()
         return lines
 
     def _line(self, text: str, line_id: int | None = None) -> Line:
