@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import fields, is_dataclass
+from dataclasses import fields
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -128,7 +128,7 @@ def parse_line(line: str, owner: object = None) -> t.ParsedLine:
             _shared_span(start + err_start, start + err_end),
         )
         return t.ParsedLine(None, error, comment, allowed)
-    return t.ParsedLine(result.build(line, start), None, comment, allowed, result.tokens, start)
+    return _parsed_line(result.build(line, start), None, comment, allowed, result.tokens, start)
 
 
 # Shared parts of parsed lines. A 50,000-line record holds about 110,000 spans, 28,000
@@ -572,7 +572,6 @@ _LEAF_CODE = {
     "player": "line_player(line[{s} + 1:{e} - 1], {s}, {e})",
 }
 _COMPILED_NAMES: dict[str, object] = {
-    **{name: value for name, value in vars(t).items() if is_dataclass(value)},
     "S": _shared_span,
     "W": _shared_word,
     "O": _shared_object,
@@ -581,15 +580,39 @@ _COMPILED_NAMES: dict[str, object] = {
     "line_player": _line_player,
     "OFFSETS_KEPT": 16,  # the starting columns a shape keeps its fixed parts for
 }
-_INIT_FIELDS: dict[type, tuple[tuple[str, object], ...]] = {}
+_DEFAULT_CODE = {None: "None", (): "()"}  # the defaults the tree's types have, as code
 
 
-def _init_fields(cls: type) -> tuple[tuple[str, object], ...]:
-    """A statement type's fields passed to its constructor, each with its default."""
-    found = _INIT_FIELDS.get(cls)
-    if found is None:
-        found = _INIT_FIELDS[cls] = tuple((f.name, f.default) for f in fields(cls) if f.init)
-    return found
+def _constructor(cls: type) -> str:
+    """The name the compiled code calls to make a `cls` from its constructor's fields in
+    order (defaults too); made on first use.
+
+    It writes each slot directly: a frozen dataclass's own __init__ parses keywords and
+    sets each field through object.__setattr__, which took most of the time of making a
+    statement. The result is the same object: every field set, the others to their
+    defaults (`Statement._references`)."""
+    name = cls.__name__
+    if name not in _COMPILED_NAMES:
+        every = fields(cls)
+        given = [f"a{i}" for i, f in enumerate(every) if f.init]
+        values = [f"a{i}" if f.init else _DEFAULT_CODE[f.default] for i, f in enumerate(every)]
+        sets = "".join(f"    set{i}(self, {value})\n" for i, value in enumerate(values))
+        source = f"def {name}({', '.join(given)}):\n    self = new(cls)\n{sets}    return self\n"
+        setters = {
+            f"set{i}": next(k.__dict__[f.name] for k in cls.__mro__ if f.name in k.__dict__).__set__
+            for i, f in enumerate(every)
+        }
+        defined: dict[str, Any] = {}
+        namespace = {"new": object.__new__, "cls": cls, **setters}
+        exec(compile(source, f"<mtgr {name}>", "exec"), namespace, defined)
+        _COMPILED_NAMES[name] = defined[name]
+    return name
+
+
+_constructor(t.Word)
+_constructor(t.Number)
+# every line that parses makes one
+_parsed_line: Callable[..., t.ParsedLine] = _COMPILED_NAMES[_constructor(t.ParsedLine)]  # type: ignore[assignment]
 
 
 def _compile(template: _Template) -> Callable[[str, int], t.Statement]:
@@ -624,14 +647,9 @@ def _compile(template: _Template) -> Callable[[str, int], t.Statement]:
                 items = [value(item) for item in part]
                 expression = "(" + "".join(f"{name}, " for name, _ in items) + ")"
             else:
-                arguments = [
-                    (field, value(getattr(part, field)))
-                    for field, default in _init_fields(type(part))
-                    if getattr(part, field) is not default
-                ]
-                items = [item for _, item in arguments]
-                joined = ", ".join(f"{field}={name}" for field, (name, _) in arguments)
-                expression = f"{type(part).__name__}({joined})"
+                items = [value(getattr(part, f.name)) for f in fields(part) if f.init]
+                joined = ", ".join(name for name, _ in items)
+                expression = f"{_constructor(type(part))}({joined})"
             is_fixed = all(item_fixed for _, item_fixed in items)
             if not is_fixed:
                 shared.update((name, None) for name, item_fixed in items if item_fixed)
