@@ -380,23 +380,38 @@ _DISPATCHERS = frozenset({"object_statement", "player_statement", "keyword_state
 
 class _Plan:
     """What every line of one shape parses to: its tokens, and its statement as a function of
-    the line (see `_compile`), or the columns of a number too large to read.
+    the line, `build(line, offset)`, or the columns of a number too large to read.
 
-    Made once a shape; the shape's parse tree is not kept."""
+    Made once a shape; the shape's parse tree is not kept. The first lines of a shape are
+    built from its template; the shape is compiled (`_compile`) once it has served
+    COMPILED_AFTER lines, since compiling costs about what building a few lines does and
+    most shapes of a short record serve only a few."""
 
-    __slots__ = ("build", "tokens", "too_large")
+    __slots__ = ("_template", "_uses", "build", "tokens", "too_large")
 
     def __init__(self, root: Node, shape: str) -> None:
         tree = _Tree(root, shape)
         self.tokens = tree.tokens
         self.build: Callable[[str, int], t.Statement] | None = None
         self.too_large: tuple[int, int] | None = None
+        self._uses = 0
         try:
-            template = _Builder(tree).statement()
+            self._template: _Template = _Builder(tree).statement()
         except _NumberTooLarge as too_large:
             self.too_large = too_large.columns
         else:
-            self.build = _compile(template)
+            self.build = self._from_template
+
+    def _from_template(self, line: str, offset: int) -> t.Statement:
+        self._uses += 1
+        if self._uses < COMPILED_AFTER:
+            return _instantiate(self._template, line, offset, {})  # type: ignore[return-value]
+        self.build = _compile(self._template)
+        self._template = None
+        return self.build(line, offset)
+
+
+COMPILED_AFTER = 3
 
 
 class _Leaf:
@@ -558,11 +573,9 @@ def _line_player(raw: str, start: int, end: int) -> t.PlayerRef:
     return t.PlayerRef(name, _shared_span(start, end))
 
 
-# What a leaf of each kind reads, with `{s}` and `{e}` its columns in the line. A short
-# word is shared like any short string; a word's length is its shape's, so that choice is
-# made here once.
+# What a leaf of each kind that holds a value of its line's own reads, with `{s}` and `{e}`
+# its columns in the line (the other kinds are fixed parts: see `_instantiate`).
 _LEAF_CODE = {
-    "span": "S({s}, {e})",
     "raw": "line[{s}:{e}]",
     "short word": "W(intern(line[{s}:{e}]), {s}, {e})",
     "word": "Word(line[{s}:{e}], S({s}, {e}))",
@@ -578,8 +591,8 @@ _COMPILED_NAMES: dict[str, object] = {
     "intern": sys.intern,
     "line_text": _line_text,
     "line_player": _line_player,
-    "OFFSETS_KEPT": 16,  # the starting columns a shape keeps its fixed parts for
 }
+_OFFSETS_KEPT = 16  # the starting columns a shape keeps its fixed parts for
 _DEFAULT_CODE = {None: "None", (): "()"}  # the defaults the tree's types have, as code
 
 
@@ -619,62 +632,137 @@ def _compile(template: _Template) -> Callable[[str, int], t.Statement]:
     """The function that builds, from a line of the template's shape and the column where
     its statement starts, the statement the template describes.
 
-    The parts made only of fixed leaves are made once for each starting column and shared
-    by the lines of the shape (a few columns a shape: a bounded table)."""
-    fixed: list[str] = []  # the parts made once a starting column
-    each: list[str] = []  # the parts made for each line
-    columns: list[int] = []
-    names: dict[int, tuple[str, bool]] = {}  # a part's id -> its local name, whether fixed
-    shared: dict[str, None] = {}  # the fixed parts that the others (or the result) hold
+    Only what holds a value of each line's own is compiled. The fixed parts are made once
+    for each column the shape starts at (a few a shape: a bounded table) and shared by
+    its lines; a statement with nothing of its own is the same object for all of them."""
+    fixed_parts: dict[int, bool] = {}
 
-    def value(part: object) -> tuple[str, bool]:
-        """A part's expression and whether it is fixed; each part once: shared stays shared."""
-        if part is None:
-            return "None", True
-        found = names.get(id(part))
-        if found is not None:
-            return found
+    def is_fixed(part: object) -> bool:
+        key = id(part)
+        found = fixed_parts.get(key)
+        if found is None:
+            if part is None:
+                found = True
+            elif type(part) is _Leaf:
+                found = part.fixed
+            else:
+                found = all(is_fixed(item) for item in _parts(part))
+            fixed_parts[key] = found
+        return found
+
+    kept: list[object] = []  # the fixed parts that the parts made for each line hold
+    each: list[str] = []  # the code that makes the parts of each line
+    columns: list[int] = []
+    names: dict[int, str] = {}  # a part's id -> its local name
+
+    def value(part: object) -> str:
+        """A part's name in the compiled code; each part once: shared stays shared."""
+        if part is None or (type(part) is tuple and not part):
+            return repr(part)
+        name = names.get(id(part))
+        if name is not None:
+            return name
+        if is_fixed(part):
+            name = names[id(part)] = f"k{len(kept)}"
+            kept.append(part)
+            return name
         if type(part) is _Leaf:
             kind = part.kind
             if kind == "word" and part.end - part.start <= _SHARED_TEXT_LENGTH:
-                kind = "short word"
+                kind = "short word"  # shared like any short string; its length is its shape's
             first = len(columns)
             columns.extend((part.start, part.end))
             expression = _LEAF_CODE[kind].format(s=f"o + c{first}", e=f"o + c{first + 1}")
-            is_fixed = part.fixed
+        elif type(part) is tuple:
+            expression = "(" + "".join(f"{value(item)}, " for item in part) + ")"
         else:
-            if type(part) is tuple:
-                items = [value(item) for item in part]
-                expression = "(" + "".join(f"{name}, " for name, _ in items) + ")"
-            else:
-                items = [value(getattr(part, f.name)) for f in fields(part) if f.init]
-                joined = ", ".join(name for name, _ in items)
-                expression = f"{_constructor(type(part))}({joined})"
-            is_fixed = all(item_fixed for _, item_fixed in items)
-            if not is_fixed:
-                shared.update((name, None) for name, item_fixed in items if item_fixed)
-        name = f"v{len(names)}"
-        names[id(part)] = name, is_fixed
-        (fixed if is_fixed else each).append(f"        {name} = {expression}\n")
-        return name, is_fixed
+            arguments = ", ".join(value(item) for item in _parts(part))
+            expression = f"{_constructor(type(part))}({arguments})"
+        name = names[id(part)] = f"v{len(each)}"
+        each.append(f"        {name} = {expression}\n")
+        return name
 
-    result, result_fixed = value(template)
-    if result_fixed:
-        shared[result] = None
-    shared.pop("None", None)
-    parameters = ", ".join(f"c{i}" for i in range(len(columns)))
-    kept = "".join(f"{name}, " for name in shared)
-    source = f"def make({parameters}):\n"
-    if shared:
-        source += (
-            "    at = {}\n    def fixed(line, o):\n        if len(at) >= OFFSETS_KEPT:\n"
-            f"            at.clear()\n{''.join(fixed)}        at[o] = found = ({kept})\n"
-            f"        return found\n    def build(line, o):\n        {kept}= at.get(o) or fixed(line, o)\n"
-        )
-    else:
-        source += "    def build(line, o):\n"
-    source += f"{''.join(each)}        return {result}\n    return build\n"
-    return _factory(source)(*columns)
+    result = value(template)
+    at, fixed = _fixed_parts(kept)
+    if not each:  # nothing of each line's own: the statement is its one fixed part
+        return lambda line, o: (at.get(o) or fixed(line, o))[0]
+    parameters = "".join(f", c{i}" for i in range(len(columns)))
+    unpacked = (
+        f"        {''.join(f'k{i}, ' for i in range(len(kept)))}= at.get(o) or fixed(line, o)\n"
+    )
+    source = (
+        f"def make(at, fixed{parameters}):\n    def build(line, o):\n"
+        f"{unpacked if kept else ''}{''.join(each)}        return {result}\n    return build\n"
+    )
+    return _factory(source)(at, fixed, *columns)
+
+
+def _parts(part: object) -> list[object]:
+    """A template's parts: a tuple's items, or a statement type's constructor fields."""
+    if type(part) is tuple:
+        return list(part)
+    names = _CONSTRUCTOR_FIELDS.get(type(part))
+    if names is None:
+        names = _CONSTRUCTOR_FIELDS[type(part)] = tuple(f.name for f in fields(part) if f.init)  # type: ignore[arg-type]
+    return [getattr(part, name) for name in names]
+
+
+_CONSTRUCTOR_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _fixed_parts(
+    parts: list[object],
+) -> tuple[dict[int, tuple[object, ...]], Callable[[str, int], tuple[object, ...]]]:
+    """The table of the fixed parts made for each starting column, and what makes them."""
+    at: dict[int, tuple[object, ...]] = {}
+
+    def fixed(line: str, offset: int) -> tuple[object, ...]:
+        if len(at) >= _OFFSETS_KEPT:
+            at.clear()
+        made: dict[int, object] = {}
+        found = at[offset] = tuple(_instantiate(part, line, offset, made) for part in parts)
+        return found
+
+    return at, fixed
+
+
+def _instantiate(part: object, line: str, offset: int, made: dict[int, object]) -> object:
+    """A template (or a part) made for a line (each part once: shared stays shared)."""
+    if part is None:
+        return None
+    found = made.get(id(part))
+    if found is None:
+        if type(part) is _Leaf:
+            found = _leaf_value(part, line, offset + part.start, offset + part.end)
+        else:
+            values = [_instantiate(item, line, offset, made) for item in _parts(part)]
+            found = tuple(values) if type(part) is tuple else _construct(type(part), values)
+        made[id(part)] = found
+    return found
+
+
+def _leaf_value(leaf: _Leaf, line: str, start: int, end: int) -> object:
+    """What a leaf reads from a line at its columns; `_LEAF_CODE` compiles the same."""
+    kind = leaf.kind
+    if kind == "span":
+        return _shared_span(start, end)
+    if kind == "raw":
+        return line[start:end]
+    if kind == "word":
+        if end - start <= _SHARED_TEXT_LENGTH:
+            return _shared_word(sys.intern(line[start:end]), start, end)
+        return _construct(t.Word, [line[start:end], _shared_span(start, end)])
+    if kind == "number":
+        return _construct(t.Number, [int(line[start:end]), _shared_span(start, end)])
+    if kind == "object":
+        return _shared_object(int(line[start + 1 : end]), start, end)
+    if kind == "text":
+        return _line_text(line[start + 1 : end - 1], _shared_span(start, end))
+    return _line_player(line[start + 1 : end - 1], start, end)
+
+
+def _construct(cls: type, values: list[object]) -> object:
+    return _COMPILED_NAMES[_constructor(cls)](*values)  # type: ignore[operator]
 
 
 @lru_cache(maxsize=1024)
