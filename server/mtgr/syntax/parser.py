@@ -120,15 +120,17 @@ def parse_line(line: str, owner: object = None) -> t.ParsedLine:
         err_start, err_end, message = format_failure(text, result)
         error = t.LineError("S001", message, t.Span(start + err_start, start + err_end))
         return t.ParsedLine(None, error, comment, allowed)
-    if result.build is None:
-        err_start, err_end = result.too_large  # type: ignore[misc]
+    if result.too_large is not None:
+        err_start, err_end = result.too_large
         error = t.LineError(
             "S002",
             f"number too large: at most {MAX_NUMBER_DIGITS} digits are allowed",
             _shared_span(start + err_start, start + err_end),
         )
         return t.ParsedLine(None, error, comment, allowed)
-    return _parsed_line(result.build(line, start), None, comment, allowed, result.tokens, start)
+    build = result.compiled
+    statement = build(line, start) if build is not None else result.build(line, start)
+    return _parsed_line(statement, None, comment, allowed, result.tokens, start)
 
 
 # Shared parts of parsed lines. A 50,000-line record holds about 110,000 spans, 28,000
@@ -380,35 +382,38 @@ _DISPATCHERS = frozenset({"object_statement", "player_statement", "keyword_state
 
 class _Plan:
     """What every line of one shape parses to: its tokens, and its statement as a function of
-    the line, `build(line, offset)`, or the columns of a number too large to read.
+    the line, or the columns of a number too large to read.
 
     Made once a shape; the shape's parse tree is not kept. The first lines of a shape are
     built from its template; the shape is compiled (`_compile`) once it has served
     COMPILED_AFTER lines, since compiling costs about what building a few lines does and
     most shapes of a short record serve only a few."""
 
-    __slots__ = ("_template", "_uses", "build", "tokens", "too_large")
+    __slots__ = ("_template", "_uses", "compiled", "tokens", "too_large")
 
     def __init__(self, root: Node, shape: str) -> None:
         tree = _Tree(root, shape)
         self.tokens = tree.tokens
-        self.build: Callable[[str, int], t.Statement] | None = None
+        # `build(line, offset)`, once compiled (a bound method here would be a cycle)
+        self.compiled: Callable[[str, int], t.Statement] | None = None
         self.too_large: tuple[int, int] | None = None
         self._uses = 0
+        self._template: _Template = None
         try:
-            self._template: _Template = _Builder(tree).statement()
+            self._template = _Builder(tree).statement()
         except _NumberTooLarge as too_large:
             self.too_large = too_large.columns
-        else:
-            self.build = self._from_template
 
-    def _from_template(self, line: str, offset: int) -> t.Statement:
+    def build(self, line: str, offset: int) -> t.Statement:
+        """The statement of a line of this shape that starts at `offset`."""
+        if self.compiled is not None:
+            return self.compiled(line, offset)
         self._uses += 1
         if self._uses < COMPILED_AFTER:
             return _instantiate(self._template, line, offset, {})  # type: ignore[return-value]
-        self.build = _compile(self._template)
+        self.compiled = _compile(self._template)
         self._template = None
-        return self.build(line, offset)
+        return self.compiled(line, offset)
 
 
 COMPILED_AFTER = 3
@@ -635,66 +640,73 @@ def _compile(template: _Template) -> Callable[[str, int], t.Statement]:
     Only what holds a value of each line's own is compiled. The fixed parts are made once
     for each column the shape starts at (a few a shape: a bounded table) and shared by
     its lines; a statement with nothing of its own is the same object for all of them."""
-    fixed_parts: dict[int, bool] = {}
+    source = _Source()
+    result = source.value(template)
+    at, fixed = _fixed_parts(source.kept)
+    if not source.each:  # nothing of each line's own: the statement is its one fixed part
+        return lambda line, o: (at.get(o) or fixed(line, o))[0]
+    kept = "".join(f"k{i}, " for i in range(len(source.kept)))
+    unpacked = f"        {kept}= at.get(o) or fixed(line, o)\n" if kept else ""
+    parameters = "".join(f", c{i}" for i in range(len(source.columns)))
+    code = (
+        f"def make(at, fixed{parameters}):\n    def build(line, o):\n"
+        f"{unpacked}{''.join(source.each)}        return {result}\n    return build\n"
+    )
+    return _factory(code)(at, fixed, *source.columns)
 
-    def is_fixed(part: object) -> bool:
+
+class _Source:
+    """The code that makes the parts of a template that hold a line's own values.
+
+    (A class, not closures: closures that call themselves are reference cycles, garbage
+    that only the cyclic collector frees.)"""
+
+    def __init__(self) -> None:
+        self.kept: list[object] = []  # the fixed parts that the parts made for each line hold
+        self.each: list[str] = []  # the code that makes the parts of each line
+        self.columns: list[int] = []
+        self._names: dict[int, str] = {}  # a part's id -> its name in the code
+        self._fixed: dict[int, bool] = {}
+
+    def is_fixed(self, part: object) -> bool:
         key = id(part)
-        found = fixed_parts.get(key)
+        found = self._fixed.get(key)
         if found is None:
             if part is None:
                 found = True
             elif type(part) is _Leaf:
                 found = part.fixed
             else:
-                found = all(is_fixed(item) for item in _parts(part))
-            fixed_parts[key] = found
+                found = all(self.is_fixed(item) for item in _parts(part))
+            self._fixed[key] = found
         return found
 
-    kept: list[object] = []  # the fixed parts that the parts made for each line hold
-    each: list[str] = []  # the code that makes the parts of each line
-    columns: list[int] = []
-    names: dict[int, str] = {}  # a part's id -> its local name
-
-    def value(part: object) -> str:
-        """A part's name in the compiled code; each part once: shared stays shared."""
+    def value(self, part: object) -> str:
+        """A part's name in the code; each part once: shared stays shared."""
         if part is None or (type(part) is tuple and not part):
             return repr(part)
-        name = names.get(id(part))
+        name = self._names.get(id(part))
         if name is not None:
             return name
-        if is_fixed(part):
-            name = names[id(part)] = f"k{len(kept)}"
-            kept.append(part)
+        if self.is_fixed(part):
+            name = self._names[id(part)] = f"k{len(self.kept)}"
+            self.kept.append(part)
             return name
         if type(part) is _Leaf:
             kind = part.kind
             if kind == "word" and part.end - part.start <= _SHARED_TEXT_LENGTH:
                 kind = "short word"  # shared like any short string; its length is its shape's
-            first = len(columns)
-            columns.extend((part.start, part.end))
+            first = len(self.columns)
+            self.columns.extend((part.start, part.end))
             expression = _LEAF_CODE[kind].format(s=f"o + c{first}", e=f"o + c{first + 1}")
         elif type(part) is tuple:
-            expression = "(" + "".join(f"{value(item)}, " for item in part) + ")"
+            expression = "(" + "".join(f"{self.value(item)}, " for item in part) + ")"
         else:
-            arguments = ", ".join(value(item) for item in _parts(part))
+            arguments = ", ".join(self.value(item) for item in _parts(part))
             expression = f"{_constructor(type(part))}({arguments})"
-        name = names[id(part)] = f"v{len(each)}"
-        each.append(f"        {name} = {expression}\n")
+        name = self._names[id(part)] = f"v{len(self.each)}"
+        self.each.append(f"        {name} = {expression}\n")
         return name
-
-    result = value(template)
-    at, fixed = _fixed_parts(kept)
-    if not each:  # nothing of each line's own: the statement is its one fixed part
-        return lambda line, o: (at.get(o) or fixed(line, o))[0]
-    parameters = "".join(f", c{i}" for i in range(len(columns)))
-    unpacked = (
-        f"        {''.join(f'k{i}, ' for i in range(len(kept)))}= at.get(o) or fixed(line, o)\n"
-    )
-    source = (
-        f"def make(at, fixed{parameters}):\n    def build(line, o):\n"
-        f"{unpacked if kept else ''}{''.join(each)}        return {result}\n    return build\n"
-    )
-    return _factory(source)(at, fixed, *columns)
 
 
 def _parts(part: object) -> list[object]:
