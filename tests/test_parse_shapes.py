@@ -167,3 +167,16 @@ def test_compiling_and_dropping_shapes_leaves_no_cyclic_garbage() -> None:
     finally:
         if enabled:
             gc.enable()
+
+
+def test_lines_with_hundreds_of_parts_keep_their_own_values() -> None:
+    """A shape with more parts than are compiled is made from its template every time."""
+    clear_parse_caches()
+    lines = [
+        f"#{n} target " + " ".join(f"#{n * 1000 + k}" for k in range(300)) for n in (1, 2, 3, 4)
+    ]
+    for line in lines:
+        parsed = parse_line(line)
+        assert parsed.statement is not None and len(parsed.statement.targets) == 300
+        assert parsed == alone(line)
+        assert_values_are_the_lines(line, parsed.statement)

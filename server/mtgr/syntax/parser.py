@@ -642,6 +642,8 @@ def _compile(template: _Template) -> Callable[[str, int], t.Statement]:
     its lines; a statement with nothing of its own is the same object for all of them."""
     source = _Source()
     result = source.value(template)
+    if len(source.each) > _MOST_COMPILED_PARTS:  # compiling would cost more than it saves
+        return lambda line, o: _instantiate(template, line, o, {})
     at, fixed = _fixed_parts(source.kept)
     if not source.each:  # nothing of each line's own: the statement is its one fixed part
         return lambda line, o: (at.get(o) or fixed(line, o))[0]
@@ -653,6 +655,11 @@ def _compile(template: _Template) -> Callable[[str, int], t.Statement]:
         f"{unpacked}{''.join(source.each)}        return {result}\n    return build\n"
     )
     return _factory(code)(at, fixed, *source.columns)
+
+
+# A line with more parts than this (a target list of thousands) is made from its template:
+# compiling a function of 2,000 parts took 0.4 s, more than building such lines for a while.
+_MOST_COMPILED_PARTS = 200
 
 
 class _Source:
