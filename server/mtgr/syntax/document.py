@@ -8,6 +8,7 @@ the client's UTF-16 or UTF-8 positions before calling in.
 
 from __future__ import annotations
 
+import gc
 import re
 from collections.abc import Iterator
 from itertools import count
@@ -46,6 +47,7 @@ def release_parse_caches(owner: object) -> None:
 
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LINE_AND_BREAK = re.compile(r"(\r\n|\r|\n)")
 
 
 def split_lines(text: str) -> list[str]:
@@ -58,27 +60,22 @@ def split_with_breaks(text: str) -> tuple[list[str], list[str]]:
 
     Keeping the breaks is what lets an edit that joins a lone CR and an LF into one CRLF
     (or splits one) count lines as the client does."""
-    texts: list[str] = []
-    breaks: list[str] = []
-    start = 0
-    for match in LINE_BREAK.finditer(text):
-        texts.append(text[start : match.start()])
-        breaks.append(match.group())
-        start = match.end()
-    texts.append(text[start:])
-    breaks.append("")
-    return texts, breaks
+    if "\r" not in text:  # most texts: split in one pass, every break the one "\n"
+        texts = text.split("\n")
+        return texts, ["\n"] * (len(texts) - 1) + [""]
+    parts = _LINE_AND_BREAK.split(text)
+    return parts[::2], [*parts[1::2], ""]
 
 
 class Document:
     def __init__(self, text: str = "", owner: object = None) -> None:
         # whom this document's parses are kept for: release_parse_caches(owner) frees them
         self.owner = object() if owner is None else owner
-        self._ids = count()
         self.texts: list[str]
         self.breaks: list[str]  # the line break after each line, "" after the last
         self.texts, self.breaks = split_with_breaks(text)
-        self.lines: list[Line] = [self._line(s) for s in self.texts]
+        self._ids = count(len(self.texts))  # the ids of lines that edits add
+        self.lines: list[Line] = self._open(self.texts)
         self._numbers: dict[int, int] | None = None  # line id -> line number, until an edit
 
     def number_of(self, line_id: int | None) -> int | None:
@@ -88,6 +85,28 @@ class Document:
         if self._numbers is None:
             self._numbers = {line.id: number for number, line in enumerate(self.lines)}
         return self._numbers.get(line_id)
+
+    def _open(self, texts: list[str]) -> list[Line]:
+        """The lines of a whole text: a line repeated in it is parsed (and looked up) once.
+
+        Parsing makes no reference cycles, so the cyclic collector is paused meanwhile:
+        its automatic passes went over the new objects again and again, a quarter of the
+        time of opening a long record (the language server pauses it for good)."""
+        owner = self.owner
+        parsed: dict[str, t.ParsedLine] = {}
+        lines = []
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            for line_id, text in enumerate(texts):
+                found = parsed.get(text)
+                if found is None:
+                    found = parsed[text] = parse_line(text, owner)
+                lines.append(Line(line_id, found))
+        finally:
+            if collecting:
+                gc.enable()
+        return lines
 
     def _line(self, text: str, line_id: int | None = None) -> Line:
         return Line(next(self._ids) if line_id is None else line_id, parse_line(text, self.owner))

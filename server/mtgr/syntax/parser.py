@@ -7,8 +7,10 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable
+from dataclasses import fields
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
 from parsimonious.grammar import Grammar
 from parsimonious.nodes import Node
@@ -39,12 +41,12 @@ _ESCAPE = re.compile(r"\\(.)")
 # An unterminated string runs to the end of the line (keeping a last lone backslash), so
 # that no string is scanned twice: without that, `"\"\"\...` took quadratic time.
 _STRING = re.compile(r"\"(?:[^\"\\]|\\.)*(?:(?P<close>\")|(?P<open>\\?)$)")
-_DIGITS_TO_ZERO = str.maketrans("123456789", "0" * 9)
+_NONZERO_DIGITS = "123456789"
 
 
 class _NumberTooLarge(Exception):
-    def __init__(self, span: t.Span) -> None:
-        self.span = span
+    def __init__(self, columns: tuple[int, int]) -> None:
+        self.columns = columns
 
 
 def split_comment(line: str) -> tuple[int, int, t.Span | None]:
@@ -77,8 +79,15 @@ def split_comment(line: str) -> tuple[int, int, t.Span | None]:
 def _shape(text: str) -> str:
     """The line with digits and string contents masked: lines of one shape parse alike."""
     if '"' in text:
-        text = _STRING.sub(_mask, text)
-    return text.translate(_DIGITS_TO_ZERO)
+        if "\\" in text or "\n" in text:  # escapes, or a "$" that a line break would meet
+            text = _STRING.sub(_mask, text)
+        else:  # every other quote opens a string, the last one perhaps to the line's end
+            parts = text.split('"')
+            parts[1::2] = ["x" * len(inside) for inside in parts[1::2]]
+            text = '"'.join(parts)
+    for digit in _NONZERO_DIGITS:  # str.replace is much quicker than str.translate
+        text = text.replace(digit, "0")
+    return text
 
 
 def _mask(match: re.Match[str]) -> str:
@@ -123,16 +132,17 @@ def parse_line(line: str, owner: object = None) -> t.ParsedLine:
         err_start, err_end, message = format_failure(text, result)
         error = t.LineError("S001", message, t.Span(start + err_start, start + err_end))
         return t.ParsedLine(None, error, comment, allowed)
-    try:
-        statement = _Builder(line, start, end, result).statement()
-    except _NumberTooLarge as too_large:
+    if result.too_large is not None:
+        err_start, err_end = result.too_large
         error = t.LineError(
             "S002",
             f"number too large: at most {MAX_NUMBER_DIGITS} digits are allowed",
-            too_large.span,
+            _shared_span(start + err_start, start + err_end),
         )
         return t.ParsedLine(None, error, comment, allowed)
-    return t.ParsedLine(statement, None, comment, allowed, result.tokens, start)
+    build = result.compiled
+    statement = build(line, start) if build is not None else result.build(line, start)
+    return _parsed_line(statement, None, comment, allowed, result.tokens, start)
 
 
 def suggested_word(line: str) -> tuple[t.Span, str] | None:
@@ -155,10 +165,25 @@ def suggested_word(line: str) -> tuple[t.Span, str] | None:
 # they are frozen, so equal ones are built once (the parsed record took 32 MB, now 19 MB).
 # The caches are bounded and keep only short strings, so a closed document frees the rest.
 _NO_CODES: frozenset[str] = frozenset()  # an empty frozenset is a new 216-byte object each time
+# They are looked up by their values and columns: a Span's hash is Python code, ints' is not.
 _shared_span = lru_cache(maxsize=16384)(t.Span)
-_shared_word = lru_cache(maxsize=16384)(t.Word)
-_shared_player = lru_cache(maxsize=16384)(t.PlayerRef)
-_shared_object = lru_cache(maxsize=16384)(t.ObjectRef)
+
+
+@lru_cache(maxsize=16384)
+def _shared_word(value: str, start: int, end: int) -> t.Word:
+    return t.Word(value, _shared_span(start, end))
+
+
+@lru_cache(maxsize=16384)
+def _shared_player(name: str, start: int, end: int) -> t.PlayerRef:
+    return t.PlayerRef(name, _shared_span(start, end))
+
+
+@lru_cache(maxsize=16384)
+def _shared_object(number: int, start: int, end: int) -> t.ObjectRef:
+    return t.ObjectRef(number, _shared_span(start, end))
+
+
 _SHARED_TEXT_LENGTH = 64  # longer names and texts are rare and not shared
 
 
@@ -335,49 +360,23 @@ _PART_RULES = frozenset(
 )
 
 
-class _Plan:
-    """What a parse tree says about a line's shape: its form, its parts and its tokens.
-
-    Computed once a shape; every line of that shape reads its own values through it.
-    """
-
-    __slots__ = ("_found", "_root", "_shape", "_spans", "parts", "phrase", "tokens", "verb")
+class _Tree:
+    """A shape's parse tree read once: its form, its parts, its verb and its tokens."""
 
     def __init__(self, root: Node, shape: str) -> None:
-        # The tables below are keyed by node identity: the plan keeps its whole tree alive,
-        # so that no id in them can be taken by another node.
-        self._root = root
+        self.shape = shape
         self.parts: dict[str, list[Node]] = {}
-        tokens: list[tuple[int, int, t.TokenKind]] = []
         self.verb: Node | None = None
         self.phrase = ""
-        self._shape = shape
-        self._spans: dict[int, tuple[int, int]] = {}
-        self._found: dict[tuple[int, str], Node | None] = {}
+        tokens: list[tuple[int, int, t.TokenKind]] = []
         self._walk(root, "", False, tokens)
         self.tokens: tuple[tuple[int, int, t.TokenKind], ...] = tuple(tokens)
 
     def columns(self, node: Node) -> tuple[int, int]:
         """A node's columns, trailing blanks trimmed. Masking keeps a line's length and no
         node ends inside a string, so trimming the shape trims every line of it alike."""
-        key = id(node)
-        found = self._spans.get(key)
-        if found is None:
-            raw = self._shape[node.start : node.end]
-            found = (node.start, node.start + len(raw.rstrip(" \t")))
-            self._spans[key] = found
-        return found
-
-    def find(self, node: Node | None, name: str) -> Node | None:
-        """The first node called `name` at or below `node`, looked up once a shape."""
-        if node is None:
-            return None
-        key = (id(node), name)
-        try:
-            return self._found[key]
-        except KeyError:
-            found = self._found[key] = _find(node, name)
-            return found
+        raw = self.shape[node.start : node.end]
+        return node.start, node.start + len(raw.rstrip(" \t"))
 
     def _walk(
         self, node: Node, parent: str, inside_part: bool, tokens: list[tuple[int, int, t.TokenKind]]
@@ -408,73 +407,114 @@ class _Plan:
 _DISPATCHERS = frozenset({"object_statement", "player_statement", "keyword_statement"})
 
 
+class _Plan:
+    """What every line of one shape parses to: its tokens, and its statement as a function of
+    the line, or the columns of a number too large to read.
+
+    Made once a shape; the shape's parse tree is not kept. The first lines of a shape are
+    built from its template; the shape is compiled (`_compile`) once it has served
+    COMPILED_AFTER lines, since compiling costs about what building a few lines does and
+    most shapes of a short record serve only a few."""
+
+    __slots__ = ("_template", "_uses", "compiled", "tokens", "too_large")
+
+    def __init__(self, root: Node, shape: str) -> None:
+        tree = _Tree(root, shape)
+        self.tokens = tree.tokens
+        # `build(line, offset)`, once compiled (a bound method here would be a cycle)
+        self.compiled: Callable[[str, int], t.Statement] | None = None
+        self.too_large: tuple[int, int] | None = None
+        self._uses = 0
+        self._template: _Template = None
+        try:
+            self._template = _Builder(tree).statement()
+        except _NumberTooLarge as too_large:
+            self.too_large = too_large.columns
+
+    def build(self, line: str, offset: int) -> t.Statement:
+        """The statement of a line of this shape that starts at `offset`."""
+        if self.compiled is not None:
+            return self.compiled(line, offset)
+        self._uses += 1
+        if self._uses < COMPILED_AFTER:
+            return _instantiate(self._template, line, offset, {})  # type: ignore[return-value]
+        self.compiled = _compile(self._template)
+        self._template = None
+        return self.compiled(line, offset)
+
+
+COMPILED_AFTER = 3
+
+
+class _Leaf:
+    """Where a statement holds a value of its line: a kind of value and the columns it is
+    read from, the same in every line of a shape. A fixed leaf is the same in every line
+    of the shape that starts at the same column: a span, or a word without digits."""
+
+    __slots__ = ("end", "fixed", "kind", "start")
+
+    def __init__(self, kind: str, columns: tuple[int, int], shape: str) -> None:
+        self.kind = kind
+        self.start, self.end = columns
+        self.fixed = kind == "span" or (
+            kind in ("word", "raw") and "0" not in shape[self.start : self.end]
+        )
+
+
+# A template: a statement whose leaves (words, numbers, references, texts, spans) are _Leafs.
+_Template = Any
+
+
 class _Builder:
-    """Builds one statement through the plan of its shape, reading values from the line."""
+    """Builds the template of a shape's statement: its types and structure, which every line
+    of the shape shares, with a `_Leaf` for each value a line has of its own."""
 
-    def __init__(self, line: str, offset: int, end: int, plan: _Plan) -> None:
-        self.line = line
-        self.offset = offset
-        self.end = end
-        self.plan = plan
-        self.parts = plan.parts
-        self.phrase = plan.phrase
-        self.verb: t.Word | None = self.word(plan.verb) if plan.verb is not None else None
+    def __init__(self, tree: _Tree) -> None:
+        self.tree = tree
+        self.parts = tree.parts
+        self.verb: _Template = self.word(tree.verb) if tree.verb is not None else None
 
-    def statement(self) -> t.Statement:
-        return _BUILDERS[self.phrase](self)
+    def statement(self) -> _Template:
+        return _BUILDERS[self.tree.phrase](self)
 
     def find(self, node: Node | None, name: str) -> Node | None:
-        return self.plan.find(node, name)
+        return _find(node, name)
 
     # -- leaves
-    def span(self, node: Node) -> t.Span:
-        start, end = self.plan.columns(node)
-        return _shared_span(self.offset + start, self.offset + end)
+    def span(self, node: Node) -> _Template:
+        return _Leaf("span", self.tree.columns(node), self.tree.shape)
 
-    def raw(self, node: Node) -> str:
-        start, end = self.plan.columns(node)
-        return self.line[self.offset + start : self.offset + end]
+    def raw(self, node: Node) -> _Template:
+        return _Leaf("raw", self.tree.columns(node), self.tree.shape)
 
-    def word(self, node: Node) -> t.Word:
-        raw = self.raw(node)
-        make = _shared_word if _short(raw) else t.Word
-        return make(_shared_text(raw), self.span(node))
+    def word(self, node: Node) -> _Template:
+        return _Leaf("word", self.tree.columns(node), self.tree.shape)
 
-    def integer(self, node: Node) -> t.Number:
-        raw = self.raw(node)
-        span = self.span(node)
-        if len(raw.lstrip("+-")) > MAX_NUMBER_DIGITS:
-            raise _NumberTooLarge(span)
-        return t.Number(int(raw), span)
+    def integer(self, node: Node) -> _Template:
+        """A number, unless it has too many digits (masking keeps their count)."""
+        start, end = columns = self.tree.columns(node)
+        if len(self.tree.shape[start:end].lstrip("+-")) > MAX_NUMBER_DIGITS:
+            raise _NumberTooLarge(columns)
+        return _Leaf("number", columns, self.tree.shape)
 
-    def object_ref(self, node: Node) -> t.ObjectRef:
-        ref = self.find(node, "object_ref")
-        raw = self.raw(ref)
-        span = self.span(ref)
-        if len(raw) - 1 > MAX_NUMBER_DIGITS:
-            raise _NumberTooLarge(span)
-        return _shared_object(int(raw[1:]), span)
+    def object_ref(self, node: Node) -> _Template:
+        start, end = columns = self.tree.columns(self.find(node, "object_ref"))
+        if end - start - 1 > MAX_NUMBER_DIGITS:
+            raise _NumberTooLarge(columns)
+        return _Leaf("object", columns, self.tree.shape)
 
-    def quoted(self, node: Node) -> str:
-        raw = self.raw(self.find(node, "quoted"))[1:-1]
-        return _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
+    def text(self, node: Node) -> _Template:
+        return _Leaf("text", self.tree.columns(self.find(node, "quoted")), self.tree.shape)
 
-    def text(self, node: Node) -> t.Text:
-        quoted = self.find(node, "quoted")
-        return t.Text(_shared_text(self.quoted(quoted)), self.span(quoted))
+    def player(self, node: Node) -> _Template:
+        return _Leaf("player", self.tree.columns(self.find(node, "quoted")), self.tree.shape)
 
-    def player(self, node: Node) -> t.PlayerRef:
-        quoted = self.find(node, "quoted")
-        name = self.quoted(quoted)
-        make = _shared_player if _short(name) else t.PlayerRef
-        return make(_shared_text(name), self.span(quoted))
-
-    def reference(self, node: Node) -> t.ObjectRef | t.PlayerRef:
+    def reference(self, node: Node) -> _Template:
         if self.find(node, "object_ref") is not None:
             return self.object_ref(node)
         return self.player(node)
 
-    def place(self, node: Node) -> t.Place:
+    def place(self, node: Node) -> _Template:
         place = self.find(node, "place")
         zone = self.word(self.find(place, "zone"))
         player_node = self.find(place, "place_player")
@@ -490,7 +530,7 @@ class _Builder:
             zone, self.player(player_node) if player_node else None, position, self.span(place)
         )
 
-    def cause(self) -> t.Cause | None:
+    def cause(self) -> _Template:
         node = self.one("cause")
         if node is None:
             return None
@@ -512,14 +552,14 @@ class _Builder:
 
     def common(self) -> dict[str, object]:
         node = self.one("replacements")
-        replacements: tuple[t.ObjectRef, ...] = ()
+        replacements: tuple[_Template, ...] = ()
         keyword = None
         if node is not None:
             keyword = self.span(self.find(node, "k_replacement"))
             replacements = tuple(self.object_ref(r) for r in _find_all(node, "replacing"))
         return {
             "verb": self.verb,
-            "span": _shared_span(self.offset, self.end),
+            "span": _Leaf("span", (0, len(self.tree.shape)), self.tree.shape),
             "cause": self.cause(),
             "replacements": replacements,
             "replacement_keyword": keyword,
@@ -540,6 +580,243 @@ class _Builder:
     def optional(self, name: str, convert: Callable[[Node], object]) -> object:
         node = self.one(name)
         return convert(node) if node is not None else None
+
+
+# ---- templates compiled --------------------------------------------------------------
+#
+# Building a statement through the parse tree took most of the time of opening a record
+# (dozens of lookups and calls a line). A shape's template is compiled instead into one
+# Python function, `build(line, offset)`, that reads each value from the line at its
+# columns and makes the statement's objects directly. The source names only the tree's
+# types and the helpers below, never text of the line, and leaves its columns as
+# parameters: shapes that differ only in where their parts stand share one compiled
+# factory, which makes each shape's function with its own columns.
+
+
+def _line_text(raw: str, span: t.Span) -> t.Text:
+    value = _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
+    return t.Text(_shared_text(value), span)
+
+
+def _line_player(raw: str, start: int, end: int) -> t.PlayerRef:
+    name = _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
+    if _short(name):
+        return _shared_player(sys.intern(name), start, end)
+    return t.PlayerRef(name, _shared_span(start, end))
+
+
+# What a leaf of each kind that holds a value of its line's own reads, with `{s}` and `{e}`
+# its columns in the line (the other kinds are fixed parts: see `_instantiate`).
+_LEAF_CODE = {
+    "raw": "line[{s}:{e}]",
+    "short word": "W(intern(line[{s}:{e}]), {s}, {e})",
+    "word": "Word(line[{s}:{e}], S({s}, {e}))",
+    "number": "Number(int(line[{s}:{e}]), S({s}, {e}))",
+    "object": "O(int(line[{s} + 1:{e}]), {s}, {e})",
+    "text": "line_text(line[{s} + 1:{e} - 1], S({s}, {e}))",
+    "player": "line_player(line[{s} + 1:{e} - 1], {s}, {e})",
+}
+_COMPILED_NAMES: dict[str, object] = {
+    "S": _shared_span,
+    "W": _shared_word,
+    "O": _shared_object,
+    "intern": sys.intern,
+    "line_text": _line_text,
+    "line_player": _line_player,
+}
+_OFFSETS_KEPT = 16  # the starting columns a shape keeps its fixed parts for
+_DEFAULT_CODE = {None: "None", (): "()"}  # the defaults the tree's types have, as code
+
+
+def _constructor(cls: type) -> str:
+    """The name the compiled code calls to make a `cls` from its constructor's fields in
+    order (defaults too); made on first use.
+
+    It writes each slot directly: a frozen dataclass's own __init__ parses keywords and
+    sets each field through object.__setattr__, which took most of the time of making a
+    statement. The result is the same object: every field set, the others to their
+    defaults (`Statement._references`)."""
+    name = cls.__name__
+    if name not in _COMPILED_NAMES:
+        every = fields(cls)
+        given = [f"a{i}" for i, f in enumerate(every) if f.init]
+        values = [f"a{i}" if f.init else _DEFAULT_CODE[f.default] for i, f in enumerate(every)]
+        sets = "".join(f"    set{i}(self, {value})\n" for i, value in enumerate(values))
+        source = f"def {name}({', '.join(given)}):\n    self = new(cls)\n{sets}    return self\n"
+        setters = {
+            f"set{i}": next(k.__dict__[f.name] for k in cls.__mro__ if f.name in k.__dict__).__set__
+            for i, f in enumerate(every)
+        }
+        defined: dict[str, Any] = {}
+        namespace = {"new": object.__new__, "cls": cls, **setters}
+        exec(compile(source, f"<mtgr {name}>", "exec"), namespace, defined)
+        _COMPILED_NAMES[name] = defined[name]
+    return name
+
+
+_constructor(t.Word)
+_constructor(t.Number)
+# every line that parses makes one
+_parsed_line: Callable[..., t.ParsedLine] = _COMPILED_NAMES[_constructor(t.ParsedLine)]  # type: ignore[assignment]
+
+
+def _compile(template: _Template) -> Callable[[str, int], t.Statement]:
+    """The function that builds, from a line of the template's shape and the column where
+    its statement starts, the statement the template describes.
+
+    Only what holds a value of each line's own is compiled. The fixed parts are made once
+    for each column the shape starts at (a few a shape: a bounded table) and shared by
+    its lines; a statement with nothing of its own is the same object for all of them."""
+    source = _Source()
+    result = source.value(template)
+    if len(source.each) > _MOST_COMPILED_PARTS:  # compiling would cost more than it saves
+        return lambda line, o: _instantiate(template, line, o, {})
+    at, fixed = _fixed_parts(source.kept)
+    if not source.each:  # nothing of each line's own: the statement is its one fixed part
+        return lambda line, o: (at.get(o) or fixed(line, o))[0]
+    kept = "".join(f"k{i}, " for i in range(len(source.kept)))
+    unpacked = f"        {kept}= at.get(o) or fixed(line, o)\n" if kept else ""
+    parameters = "".join(f", c{i}" for i in range(len(source.columns)))
+    code = (
+        f"def make(at, fixed{parameters}):\n    def build(line, o):\n"
+        f"{unpacked}{''.join(source.each)}        return {result}\n    return build\n"
+    )
+    return _factory(code)(at, fixed, *source.columns)
+
+
+# A line with more parts than this (a target list of thousands) is made from its template:
+# compiling a function of 2,000 parts took 0.4 s, more than building such lines for a while.
+_MOST_COMPILED_PARTS = 200
+
+
+class _Source:
+    """The code that makes the parts of a template that hold a line's own values.
+
+    (A class, not closures: closures that call themselves are reference cycles, garbage
+    that only the cyclic collector frees.)"""
+
+    def __init__(self) -> None:
+        self.kept: list[object] = []  # the fixed parts that the parts made for each line hold
+        self.each: list[str] = []  # the code that makes the parts of each line
+        self.columns: list[int] = []
+        self._names: dict[int, str] = {}  # a part's id -> its name in the code
+        self._fixed: dict[int, bool] = {}
+
+    def is_fixed(self, part: object) -> bool:
+        key = id(part)
+        found = self._fixed.get(key)
+        if found is None:
+            if part is None:
+                found = True
+            elif type(part) is _Leaf:
+                found = part.fixed
+            else:
+                found = all(self.is_fixed(item) for item in _parts(part))
+            self._fixed[key] = found
+        return found
+
+    def value(self, part: object) -> str:
+        """A part's name in the code; each part once: shared stays shared."""
+        if part is None or (type(part) is tuple and not part):
+            return repr(part)
+        name = self._names.get(id(part))
+        if name is not None:
+            return name
+        if self.is_fixed(part):
+            name = self._names[id(part)] = f"k{len(self.kept)}"
+            self.kept.append(part)
+            return name
+        if type(part) is _Leaf:
+            kind = part.kind
+            if kind == "word" and part.end - part.start <= _SHARED_TEXT_LENGTH:
+                kind = "short word"  # shared like any short string; its length is its shape's
+            first = len(self.columns)
+            self.columns.extend((part.start, part.end))
+            expression = _LEAF_CODE[kind].format(s=f"o + c{first}", e=f"o + c{first + 1}")
+        elif type(part) is tuple:
+            expression = "(" + "".join(f"{self.value(item)}, " for item in part) + ")"
+        else:
+            arguments = ", ".join(self.value(item) for item in _parts(part))
+            expression = f"{_constructor(type(part))}({arguments})"
+        name = self._names[id(part)] = f"v{len(self.each)}"
+        self.each.append(f"        {name} = {expression}\n")
+        return name
+
+
+def _parts(part: object) -> list[object]:
+    """A template's parts: a tuple's items, or a statement type's constructor fields."""
+    if type(part) is tuple:
+        return list(part)
+    names = _CONSTRUCTOR_FIELDS.get(type(part))
+    if names is None:
+        names = _CONSTRUCTOR_FIELDS[type(part)] = tuple(f.name for f in fields(part) if f.init)  # type: ignore[arg-type]
+    return [getattr(part, name) for name in names]
+
+
+_CONSTRUCTOR_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _fixed_parts(
+    parts: list[object],
+) -> tuple[dict[int, tuple[object, ...]], Callable[[str, int], tuple[object, ...]]]:
+    """The table of the fixed parts made for each starting column, and what makes them."""
+    at: dict[int, tuple[object, ...]] = {}
+
+    def fixed(line: str, offset: int) -> tuple[object, ...]:
+        if len(at) >= _OFFSETS_KEPT:
+            at.clear()
+        made: dict[int, object] = {}
+        found = at[offset] = tuple(_instantiate(part, line, offset, made) for part in parts)
+        return found
+
+    return at, fixed
+
+
+def _instantiate(part: object, line: str, offset: int, made: dict[int, object]) -> object:
+    """A template (or a part) made for a line (each part once: shared stays shared)."""
+    if part is None:
+        return None
+    found = made.get(id(part))
+    if found is None:
+        if type(part) is _Leaf:
+            found = _leaf_value(part, line, offset + part.start, offset + part.end)
+        else:
+            values = [_instantiate(item, line, offset, made) for item in _parts(part)]
+            found = tuple(values) if type(part) is tuple else _construct(type(part), values)
+        made[id(part)] = found
+    return found
+
+
+def _leaf_value(leaf: _Leaf, line: str, start: int, end: int) -> object:
+    """What a leaf reads from a line at its columns; `_LEAF_CODE` compiles the same."""
+    kind = leaf.kind
+    if kind == "span":
+        return _shared_span(start, end)
+    if kind == "raw":
+        return line[start:end]
+    if kind == "word":
+        if end - start <= _SHARED_TEXT_LENGTH:
+            return _shared_word(sys.intern(line[start:end]), start, end)
+        return _construct(t.Word, [line[start:end], _shared_span(start, end)])
+    if kind == "number":
+        return _construct(t.Number, [int(line[start:end]), _shared_span(start, end)])
+    if kind == "object":
+        return _shared_object(int(line[start + 1 : end]), start, end)
+    if kind == "text":
+        return _line_text(line[start + 1 : end - 1], _shared_span(start, end))
+    return _line_player(line[start + 1 : end - 1], start, end)
+
+
+def _construct(cls: type, values: list[object]) -> object:
+    return _COMPILED_NAMES[_constructor(cls)](*values)  # type: ignore[operator]
+
+
+@lru_cache(maxsize=1024)
+def _factory(source: str) -> Callable[..., Callable[[str, int], t.Statement]]:
+    """Compiles a template's source once; its globals are the tree's types and helpers."""
+    defined: dict[str, Any] = {}
+    exec(compile(source, "<mtgr statement template>", "exec"), _COMPILED_NAMES, defined)
+    return defined["make"]
 
 
 def _find(node: Node | None, name: str) -> Node | None:

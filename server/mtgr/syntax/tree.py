@@ -160,17 +160,18 @@ class Statement:
             object.__setattr__(self, "_references", cached)
         return cached
 
+    # The walk reads these for nearly every line: a computed statement answers without a call.
     @property
     def references(self) -> tuple[ObjectRef | PlayerRef, ...]:
-        return self._named().all
+        return (self._references or self._named()).all
 
     @property
     def players(self) -> tuple[PlayerRef, ...]:
-        return self._named().players
+        return (self._references or self._named()).players
 
     @property
     def objects(self) -> tuple[ObjectRef, ...]:
-        return self._named().objects
+        return (self._references or self._named()).objects
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

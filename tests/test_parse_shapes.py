@@ -1,0 +1,182 @@
+"""Lines of one shape share one compiled plan, and no line gets another line's values.
+
+The parser parses a line's shape (digits and string contents masked) once, compiles the
+statement it describes into a function of the line, and makes the parts without a value
+of their own (spans, words without digits) once for each starting column. Here real lines
+get new numbers, names, escapes, indentation and comments, many of them of one shape, and
+each one's parse must equal a parse of that line alone (its own text parsed and compiled,
+nothing shared), and every value must be what the line says at the value's columns.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import re
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mtgr.syntax import tree as t
+from mtgr.syntax.document import Document, clear_parse_caches, parse_line
+from mtgr.syntax.parser import _STATEMENT, MAX_NUMBER_DIGITS, _Plan, _shape, split_comment
+
+ROOT = Path(__file__).resolve().parents[1]
+SEEDS = sorted(
+    {
+        line
+        for folder in ("examples", "tests/cases/valid")
+        for path in (ROOT / folder).rglob("*.mtgr")
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.lstrip().startswith("//")
+    }
+)
+# a number, or a string with its escapes
+_VALUE = re.compile(r'"(?:[^"\\]|\\.)*"|[0-9]+')
+_ESCAPED = re.compile(r"\\(.)")
+
+# a string's contents as written: characters and escapes, never a bare quote; some longer
+# than the 64 characters up to which the parser shares strings
+names = st.lists(
+    st.sampled_from([*"ab Z9é-'", '\\"', "\\\\", "\\x", "Lightning Bolt "]), max_size=12
+).map("".join)
+digits = st.integers(0, MAX_NUMBER_DIGITS + 2).flatmap(
+    lambda count: st.text("0123456789", min_size=max(count, 1), max_size=max(count, 1))
+)
+
+
+@st.composite
+def variants(draw: st.DrawFn) -> str:
+    """A real line with new values, indentation and perhaps a comment."""
+    line = draw(st.sampled_from(SEEDS))
+
+    def new_value(match: re.Match[str]) -> str:
+        if match.group().startswith('"'):
+            return '"' + draw(names) + '"'
+        return draw(digits)
+
+    body = _VALUE.sub(new_value, line.strip())
+    indent = draw(st.sampled_from(["", "", "  ", "\t", " \t  "]))
+    comment = draw(st.sampled_from(["", "", " // allow K330, T405", "  // a note 12"]))
+    return indent + body + comment
+
+
+def alone(line: str) -> t.ParsedLine | None:
+    """The parse of a line from its own text, sharing nothing; None when it does not parse."""
+    start, end, comment = split_comment(line)
+    text = line[start:end]
+    node = _STATEMENT.match(text) if start < end else None
+    plan = _Plan(node, text) if node is not None and node.end == len(text) else None
+    if plan is None or plan.too_large is not None:
+        return None
+    return t.ParsedLine(
+        plan.build(line, start), None, comment, parse_line(line).allowed, plan.tokens, start
+    )
+
+
+def values(part: object) -> list[object]:
+    """Every value with columns in a statement (words, numbers, references, texts)."""
+    if isinstance(part, tuple):
+        return [found for item in part for found in values(item)]
+    if not dataclasses.is_dataclass(part) or isinstance(part, t.Span):
+        return []
+    own = [part] if isinstance(part, (t.Word, t.Number, t.ObjectRef, t.PlayerRef, t.Text)) else []
+    return own + [
+        found
+        for field in dataclasses.fields(part)
+        if field.name != "_references"
+        for found in values(getattr(part, field.name))
+    ]
+
+
+def assert_values_are_the_lines(line: str, statement: t.Statement) -> None:
+    start, end, _comment = split_comment(line)
+    assert statement.span == t.Span(start, end)
+    for value in values(statement):
+        written = line[value.span.start : value.span.end]  # type: ignore[attr-defined]
+        if isinstance(value, t.ObjectRef):
+            assert written[0] == "#" and int(written[1:]) == value.number
+        elif isinstance(value, t.Number):
+            assert int(written) == value.value
+        elif isinstance(value, t.PlayerRef):
+            assert _ESCAPED.sub(r"\1", written[1:-1]) == value.name
+        elif isinstance(value, t.Text) and written.startswith('"'):
+            assert _ESCAPED.sub(r"\1", written[1:-1]) == value.value
+        else:  # a word, or mana as written
+            assert written == value.value  # type: ignore[attr-defined]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(variants(), min_size=1, max_size=40))
+def test_each_line_parses_as_it_would_alone_with_its_own_values(lines: list[str]) -> None:
+    clear_parse_caches()
+    for line in lines:
+        parsed = parse_line(line)
+        if parsed.statement is None:
+            assert alone(line) is None
+            continue
+        assert parsed == alone(line)
+        assert_values_are_the_lines(line, parsed.statement)
+
+
+# Forms whose words hold digits (counters, dice, mana, versions, dates, scores): such a word
+# is a value of its line, not a part of the shape.
+FORMS_WITH_DIGITS = (
+    '#{a} move library "P{a}" top {b} -> hand tapped by #{c}',
+    "#{a} counters +{b} +{b}/-{b} by #{c}",
+    '"Alice" roll d{b}{b} {a}',
+    '"Alice" mana {{{b}}}{{G}} by #{a}',
+    '#{a} pay {{{b}}}{{U}} life {b} by "Alice"',
+    "mtgr {b}.{b}",
+    "rules 20{b}{b}-0{b}-1{b}",
+    'match "Alice" {b}-{b}',
+)
+
+
+def test_lines_of_one_shape_at_different_columns_keep_their_own_values() -> None:
+    """One shape, many values and starting columns: each line's own, in a document too."""
+    clear_parse_caches()
+    lines = [
+        " " * (n % 3) + form.format(a=n, b=n % 9 + 1, c=n + 1)
+        for n in range(1, 120)
+        for form in FORMS_WITH_DIGITS
+    ]
+    assert len({_shape(line.strip()) for line in lines}) < 4 * len(FORMS_WITH_DIGITS)
+    document = Document("\n".join(lines))
+    for line, parsed in zip(lines, (line.parsed for line in document.lines), strict=True):
+        assert parsed.statement is not None, line
+        assert parsed == alone(line)
+        assert_values_are_the_lines(line, parsed.statement)
+
+
+def test_compiling_and_dropping_shapes_leaves_no_cyclic_garbage() -> None:
+    """The server collects cycles only when idle: shapes compiled, used and dropped from
+    the caches must be freed by reference counting alone."""
+    lines = [
+        form.format(a=n, b=n % 9 + 1, c=n + 1) for n in range(1, 12) for form in FORMS_WITH_DIGITS
+    ]
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        clear_parse_caches()
+        Document("\n".join(lines))
+        clear_parse_caches()
+        assert gc.collect() == 0
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def test_lines_with_hundreds_of_parts_keep_their_own_values() -> None:
+    """A shape with more parts than are compiled is made from its template every time."""
+    clear_parse_caches()
+    lines = [
+        f"#{n} target " + " ".join(f"#{n * 1000 + k}" for k in range(300)) for n in (1, 2, 3, 4)
+    ]
+    for line in lines:
+        parsed = parse_line(line)
+        assert parsed.statement is not None and len(parsed.statement.targets) == 300
+        assert parsed == alone(line)
+        assert_values_are_the_lines(line, parsed.statement)
