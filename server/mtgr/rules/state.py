@@ -698,20 +698,23 @@ _COPIES: dict[type, _Copier] = {}
 
 def _copier(cls: type) -> _Copier:
     """A function that copies a frozen value of `cls` with some fields changed, written out
-    field by field: a GameObject has some 45 fields, and a loop over them cost the walk
-    more than checking the line. Each field is set through its slot's descriptor, which
-    the frozen class's `__setattr__` does not guard (its `__init__` bypasses it too)."""
+    field by field: a GameObject has some 45 fields, and a loop over them (or the frozen
+    class's own `__init__`, which goes through `object.__setattr__` for each) cost the walk
+    more than checking the line. The copy is built as an instance of a plain class with the
+    same slots, whose fields are set at the speed of any attribute, and then becomes an
+    instance of `cls` (`__class__` assignment between classes with the same `__slots__`)."""
+    assert cls.__bases__ == (object,), f"{cls.__name__}: only a value without a base class"
     names = [f.name for f in fields(cls)]
-    setters = {name: getattr(cls, name).__set__ for name in names}
-    scope: dict[str, object] = {"cls": cls, "new_instance": object.__new__, "setters": setters}
-    scope.update({f"set_{name}": setter for name, setter in setters.items()})
-    body = "".join(f"    set_{name}(new, value.{name})\n" for name in names)
+    builder = type(f"{cls.__name__}Builder", (), {"__slots__": cls.__slots__})
+    scope: dict[str, object] = {"cls": cls, "builder": builder, "new_instance": object.__new__}
+    body = "".join(f"    new.{name} = value.{name}\n" for name in names)
     source = (
         "def copy(value, changes):\n"
-        "    new = new_instance(cls)\n"
+        "    new = new_instance(builder)\n"
         f"{body}"
         "    for name, change in changes.items():\n"
-        "        setters[name](new, change)\n"
+        "        setattr(new, name, change)\n"
+        "    new.__class__ = cls\n"
         "    return new\n"
     )
     exec(source, scope)
