@@ -45,34 +45,63 @@ from mtgr.syntax import tree as t
 
 
 def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
-    first_after_end = state.after_end is None and is_event_after_end(state, statement)
-    priority = state.sba_due and after_priority(state, statement)  # as the checks see it
-    state = _before_any(state, statement)
-    if state.mana_pending is not None or isinstance(statement, MANA_LINES):
-        state = mana_step(state, statement)
     kind = type(statement)
-    handler = _HANDLERS.get(kind)
-    if handler is None:  # singledispatch's own lookup costs more than the walk can spare
-        handler = _HANDLERS[kind] = _apply.dispatch(kind)
-    state = handler(statement, state, line)
-    if (
-        state.triggers_put is not None
-        or state.triggers_tainted
-        or isinstance(statement, (t.AbilityOf, t.Target, t.Pay))
-    ):
+    plan = _PLANS.get(kind)
+    if plan is None:
+        plan = _PLANS[kind] = _Plan(kind)
+    first_after_end = (
+        state.after_end is None
+        and state.stage is Stage.OVER
+        and is_event_after_end(state, statement)
+    )
+    priority = state.sba_due and after_priority(state, statement)  # as the checks see it
+    state = _before_any(state, statement, plan.result)
+    if plan.mana or state.mana_pending is not None:
+        state = mana_step(state, statement)
+    state = plan.handler(statement, state, line)
+    if plan.puts_trigger or state.triggers_put is not None or state.triggers_tainted:
         state = _triggers_put(state, statement)
-    if state.split_second and isinstance(statement, (t.Leave, t.Move, t.Turn, t.PhaseOrStep)):
+    if plan.ends_split_second and state.split_second:
         state = _split_second_left(state)
     state = _after_any(state, statement)
-    if state.casting is not None or isinstance(statement, _OPENS_CASTING):
+    if plan.opens_casting or state.casting is not None:
         state = _casting_step(state, statement, line)
     if priority:
         state = _state_based_actions_checked(state)
-    if isinstance(statement, PRIORITY_LINES) and ends_untap_step(statement):
+    if (
+        plan.priority
+        and (state.phased or state.day_night_due is not None)
+        and ends_untap_step(statement)
+    ):
         state = _untap_step_over(state)
         if state.day_night_due is not None:
             state = replace(state, day_night_due=None)  # reported once (T423)
     return replace(state, after_end=line) if first_after_end else state
+
+
+class _Plan:
+    """What `apply` needs to know of a statement type, worked out once a type rather than
+    by `isinstance` on every line (the walk applies every line of every record)."""
+
+    __slots__ = (
+        "ends_split_second",
+        "handler",
+        "mana",
+        "opens_casting",
+        "priority",
+        "puts_trigger",
+        "result",
+    )
+
+    def __init__(self, kind: type) -> None:
+        # singledispatch's own lookup costs more than the walk can spare
+        self.handler: Callable[[t.Statement, GameState, LineId], GameState] = _apply.dispatch(kind)
+        self.mana = issubclass(kind, MANA_LINES)
+        self.puts_trigger = issubclass(kind, (t.AbilityOf, t.Target, t.Pay))
+        self.ends_split_second = issubclass(kind, (t.Leave, t.Move, t.Turn, t.PhaseOrStep))
+        self.opens_casting = issubclass(kind, _OPENS_CASTING)
+        self.priority = issubclass(kind, PRIORITY_LINES)
+        self.result = issubclass(kind, _RESULTS)
 
 
 def _triggers_put(state: GameState, statement: t.Statement) -> GameState:
@@ -186,11 +215,12 @@ def _may_lose(state: GameState, player: PlayerState, line: LineId) -> GameState:
 _RESULTS = (t.Damage, t.Life, t.PlayerCounters, t.ObjectCounters)
 
 
-def _before_any(state: GameState, statement: t.Statement) -> GameState:
+def _before_any(state: GameState, statement: t.Statement, result: bool) -> GameState:
+    """`result`: the line is one of _RESULTS (see _Plan)."""
     for ref in statement.players:
         if state.player(ref.name) is None:
             state = replace(state, players=(*state.players, PlayerState(ref.name)))
-    if state.pending_damage and not isinstance(statement, _RESULTS):
+    if state.pending_damage and not result:
         state = replace(state, pending_damage=())
     if state.resolving is not None and _ends_resolution(state, statement):
         state = replace(state, resolving=None)
@@ -703,7 +733,7 @@ def _apply(statement: t.Statement, state: GameState, line: LineId) -> GameState:
     return state
 
 
-_HANDLERS: dict[type, Callable[[t.Statement, GameState, LineId], GameState]] = {}
+_PLANS: dict[type, _Plan] = {}
 
 
 @_apply.register

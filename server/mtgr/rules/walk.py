@@ -74,7 +74,8 @@ def step(
         return state
     context = Context(state, line.id, statement, findings, cards)
     replacements = bool(statement.replacements)
-    for check in checks_for(type(statement), state.stage, replacements, cards is not None):
+    stage, sba_due = state.stage, state.sba_due
+    for check in checks_for(type(statement), stage, replacements, cards is not None, sba_due):
         check(context, statement)
     return apply(state, statement, line.id)
 
