@@ -79,6 +79,11 @@ class Stage(Enum):
     GAP = "gap"
     OVER = "over"
 
+    # The walk looks a line's checks up by stage on every line: hashed by identity, in C,
+    # not by Enum's own `__hash__` (Python code). Members are singletons, equal only to
+    # themselves, so this hash agrees with equality.
+    __hash__ = object.__hash__
+
 
 # every stage but the end of a game: where the checks of what happens in a game run
 NOT_OVER = frozenset(Stage) - {Stage.OVER}

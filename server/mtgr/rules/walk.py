@@ -74,8 +74,15 @@ def step(
         return state
     context = Context(state, line.id, statement, findings, cards)
     replacements = bool(statement.replacements)
-    stage, sba_due = state.stage, state.sba_due
-    for check in checks_for(type(statement), stage, replacements, cards is not None, sba_due):
+    checks = checks_for(
+        type(statement),
+        state.stage,
+        replacements,
+        cards is not None,
+        state.sba_due,
+        state.in_keyframe is not None,
+    )
+    for check in checks:
         check(context, statement)
     return apply(state, statement, line.id)
 
