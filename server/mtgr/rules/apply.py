@@ -1763,7 +1763,7 @@ def _phase_ins_due(state: GameState, player: str) -> GameState:
 @_apply.register
 def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
     stage = Stage.GAP if state.stage is Stage.GAP else Stage.PLAYING
-    players = tuple(replace(p, lands_played=0) for p in state.players)
+    players = tuple(replace(p, lands_played=0) if p.lands_played else p for p in state.players)
     player = statement.player.name
     state = _remove_damage(_end_combat(state))
     state = _phase_ins_due(state, player)

@@ -597,17 +597,21 @@ class GameState:
         return tuple(p.name for p in self.players if not p.lost)
 
     def next_player(self, after: str, steps: int = 1) -> str | None:
-        """The player `steps` seats after `after`, skipping players who left the game."""
+        """The player `steps` seats after `after`, skipping players who left the game.
+
+        Counted round the players still in the game, so a turn number far ahead (T401's)
+        costs no more than the next one."""
         names = self.player_names()
-        alive = set(self.alive())
+        alive = self.alive()
         if after not in names or not alive:
             return None
-        i = names.index(after)
-        for _ in range(steps):
-            i = (i + 1) % len(names)
-            while names[i] not in alive:
-                i = (i + 1) % len(names)
-        return names[i]
+        if steps <= 0:
+            return after
+        i = names.index(after) + 1
+        while names[i % len(names)] not in alive:  # the first one still in the game
+            i += 1
+        following = alive.index(names[i % len(names)])
+        return alive[(following + steps - 1) % len(alive)]
 
     def expected_turn_players(self, number: int) -> tuple[str, ...]:
         """Whose turn `turn number` may be without a cause (decision 0010 item 1): the next
