@@ -1814,13 +1814,11 @@ def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
 
 def step_index(name: str, is_phase: bool, current: int, extra: bool) -> int:
     """Where a phase or step stands in CR 500.1 order, seen from the current position."""
-    candidates = step_places(name, is_phase)
-    after = [i for i in candidates if i > current]
-    if after and not extra:
-        return after[0]
-    if extra:
-        return candidates[0] if not after else after[0]
-    return candidates[-1]
+    candidates = step_places(name, is_phase)  # in order
+    for index in candidates:
+        if index > current:
+            return index  # the next place of it in this turn
+    return candidates[0] if extra else candidates[-1]
 
 
 @_apply.register
