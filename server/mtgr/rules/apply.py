@@ -351,7 +351,6 @@ def _moved(
     obj: GameObject,
     zone: str,
     line: LineId,
-    what: str,
     *,
     controller: str | None = None,
     tapped: bool = False,
@@ -476,8 +475,7 @@ def _meld(
     )
     state = state.with_object(melded)
     if first.zone != "battlefield":
-        what = f"melded with #{other}"
-        state = _moved(state, first, "battlefield", line, what, controller=controller)
+        state = _moved(state, first, "battlefield", line, controller=controller)
     entered = state.objects[number]
     return state.with_object(replace(entered, back_face=True, melded_with=other))
 
@@ -858,7 +856,7 @@ def _(statement: t.Draw, state: GameState, line: LineId) -> GameState:
         )
         state = state.with_object(_named(obj, statement.card))
     else:
-        state = _moved(state, _named(obj, statement.card), "hand", line, f"drawn by {name}")
+        state = _moved(state, _named(obj, statement.card), "hand", line)
     player = state.player(name)
     assert player is not None
     if state.stage is Stage.PREGAME and not player.kept:
@@ -1074,13 +1072,11 @@ def _(statement: t.Move, state: GameState, line: LineId) -> GameState:
     destination = statement.destination
     zone = destination.zone.value
     controller = destination.player.name if destination.player and zone == "battlefield" else None
-    what = f"{source} -> {zone}" + (f" as {statement.kind.value}" if statement.kind else "")
     state = _moved(
         state,
         obj,
         zone,
         line,
-        what,
         controller=controller,
         tapped=statement.tapped is not None,
         position=destination.position,
@@ -1143,8 +1139,6 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
     source = statement.source.zone.value if statement.source else "hand"
     obj = _named(_object(state, statement.subject.number, line, source, None), statement.name)
     caster = statement.caster.name if statement.caster else None
-    modes = " ".join(m.value for m in statement.modes)
-    what = f"cast from {source}" + (f" ({modes})" if modes else "")
     if obj.number in state.commanders and obj.zone == "command":
         state = _commander_cast(state, obj.number, caster or obj.owner or "")
     if (caster or obj.owner) == state.turn.player:  # for day and night (CR 502.2)
@@ -1157,7 +1151,6 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
         obj,
         "stack",
         line,
-        what,
         controller=caster or obj.owner,
         face_down=face_down,
         back_face=statement.back is not None,  # CR 712.11a, 712.11b
@@ -1187,7 +1180,6 @@ def _(statement: t.Play, state: GameState, line: LineId) -> GameState:
         obj,
         "battlefield",
         line,
-        f"played from {source}",
         controller=who,
         tapped=statement.tapped is not None,
         back_face=statement.back is not None,  # CR 712.12
@@ -1430,16 +1422,13 @@ def _(statement: t.Leave, state: GameState, line: LineId) -> GameState:
     obj = _named(_object(state, statement.subject.number, line, "stack", None), statement.name)
     zone = statement.destination.zone.value if statement.destination else "graveyard"
     verb = statement.verb.value
-    what = {"resolve": "resolved", "fizzle": "fizzled", "countered": "countered"}[verb]
     position = statement.destination.position if statement.destination else None
-    what = f"{what} -> {zone}"
     tapped = statement.tapped is not None
     state = _moved(
         state,
         obj,
         zone,
         line,
-        what,
         controller=obj.controller,
         tapped=tapped,
         position=position,
