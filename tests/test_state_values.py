@@ -15,6 +15,7 @@ from mtgr.rules.state import (
     PlayerState,
     Turn,
     evolve,
+    new_object,
 )
 
 CARD = GameObject(7, ObjectKind.CARD, "Forest", "Alice", "Alice", "battlefield", 3, "hand")
@@ -49,6 +50,24 @@ def test_evolve_leaves_the_original_and_gives_a_frozen_copy() -> None:
 def test_evolve_refuses_a_field_the_value_does_not_have() -> None:
     with pytest.raises(AttributeError):
         evolve(CARD, zoen="exile")
+
+
+def test_new_object_equals_the_constructed_one() -> None:
+    fields = {
+        "number": 12,
+        "kind": ObjectKind.TOKEN,
+        "name": "Goblin",
+        "owner": "Bob",
+        "controller": "Bob",
+        "zone": "battlefield",
+        "introduced": 40,
+        "introduced_zone": "battlefield",
+        "tapped": True,
+        "entered_moment": 38,
+    }
+    made = new_object(**fields)  # type: ignore[arg-type]
+    assert made == GameObject(**fields)  # type: ignore[arg-type]
+    assert type(made) is GameObject
 
 
 def _table(*seats: tuple[str, bool]) -> GameState:

@@ -35,6 +35,7 @@ from mtgr.rules.state import (
     ends_untap_step,
     keyframe_entry,
     loyalty_cost_of,
+    new_object,
     step_places,
     trigger_place,
 )
@@ -330,7 +331,7 @@ def _object(
     obj = state.obj(number)
     if obj is not None:
         return obj
-    return GameObject(
+    return new_object(
         number=number,
         kind=ObjectKind.CARD,
         name=None,
@@ -841,7 +842,7 @@ def _(statement: t.Draw, state: GameState, line: LineId) -> GameState:
         size = library.size - 1 if library.size else library.size
         new_top = top[1:] if top and top[0] is None else top
         state = state.with_player(replace(player, library=Library(size, new_top, library.bottom)))
-        obj = GameObject(
+        obj = new_object(
             number=number,
             kind=ObjectKind.CARD,
             name=None,
@@ -1019,7 +1020,7 @@ def _(statement: t.New, state: GameState, line: LineId) -> GameState:
     controller = owner
     if statement.owner is not None and zone == "battlefield":
         owner = statement.owner.name  # `battlefield "P" owner "Q"` (decision 0021)
-    obj = GameObject(
+    obj = new_object(
         number=statement.subject.number,
         kind=kind,
         name=name,
@@ -1198,7 +1199,7 @@ def _(statement: t.AbilityOf, state: GameState, line: LineId) -> GameState:
     controller = _controller_of(state, source)
     source_obj = state.obj(source)
     label = source_obj.name if source_obj and source_obj.name else f"#{source}"
-    obj = GameObject(
+    obj = new_object(
         number=statement.subject.number,
         kind=ObjectKind.ABILITY,
         name=f"{statement.verb.value}d ability of {label}".replace("triggerd", "triggered"),
@@ -1231,7 +1232,7 @@ def _designation_trigger(statement: t.AbilityOf, state: GameState, line: LineId)
     word = statement.designation.value if statement.designation else "monarch"
     controller = state.monarch if word == "monarch" else state.initiative
     the = "the monarch" if word == "monarch" else "the initiative"
-    obj = GameObject(
+    obj = new_object(
         number=statement.subject.number,
         kind=ObjectKind.ABILITY,
         name=f"triggered ability of {the}",

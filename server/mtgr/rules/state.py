@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from enum import Enum
 from operator import attrgetter
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from mtgr.rules.objects import FrozenObjects, ObjectTable
 from mtgr.syntax import tree as t
@@ -701,6 +701,36 @@ def evolve(value: _T, **changes: object) -> _T:
     return copy(value, changes)  # type: ignore[no-any-return]
 
 
+def new_object(
+    *,
+    number: int,
+    kind: ObjectKind,
+    name: str | None,
+    owner: str | None,
+    controller: str | None,
+    zone: str,
+    introduced: LineId,
+    introduced_zone: str,
+    **more: Any,
+) -> GameObject:
+    """A new GameObject, the fields not given at their defaults. Built as a copy of a blank
+    one: the frozen class's own `__init__` sets its 45 fields one `object.__setattr__` at a
+    time, and every drawn card, token and ability is a new object."""
+    return evolve(
+        _BLANK_OBJECT,
+        number=number,
+        kind=kind,
+        name=name,
+        owner=owner,
+        controller=controller,
+        zone=zone,
+        introduced=introduced,
+        introduced_zone=introduced_zone,
+        **more,
+    )
+
+
+_BLANK_OBJECT = GameObject(0, ObjectKind.CARD, None, None, None, "", 0, "")
 _Copier = Callable[[object, dict[str, object]], object]
 _COPIES: dict[type, _Copier] = {}
 
