@@ -35,6 +35,7 @@ from mtgr.rules.state import (
     ends_untap_step,
     keyframe_entry,
     loyalty_cost_of,
+    new_object,
     step_places,
     trigger_place,
 )
@@ -45,34 +46,63 @@ from mtgr.syntax import tree as t
 
 
 def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
-    first_after_end = state.after_end is None and is_event_after_end(state, statement)
-    priority = state.sba_due and after_priority(state, statement)  # as the checks see it
-    state = _before_any(state, statement)
-    if state.mana_pending is not None or isinstance(statement, MANA_LINES):
-        state = mana_step(state, statement)
     kind = type(statement)
-    handler = _HANDLERS.get(kind)
-    if handler is None:  # singledispatch's own lookup costs more than the walk can spare
-        handler = _HANDLERS[kind] = _apply.dispatch(kind)
-    state = handler(statement, state, line)
-    if (
-        state.triggers_put is not None
-        or state.triggers_tainted
-        or isinstance(statement, (t.AbilityOf, t.Target, t.Pay))
-    ):
+    plan = _PLANS.get(kind)
+    if plan is None:
+        plan = _PLANS[kind] = _Plan(kind)
+    first_after_end = (
+        state.after_end is None
+        and state.stage is Stage.OVER
+        and is_event_after_end(state, statement)
+    )
+    priority = state.sba_due and after_priority(state, statement)  # as the checks see it
+    state = _before_any(state, statement, plan.result)
+    if plan.mana or state.mana_pending is not None:
+        state = mana_step(state, statement)
+    state = plan.handler(statement, state, line)
+    if plan.puts_trigger or state.triggers_put is not None or state.triggers_tainted:
         state = _triggers_put(state, statement)
-    if state.split_second and isinstance(statement, (t.Leave, t.Move, t.Turn, t.PhaseOrStep)):
+    if plan.ends_split_second and state.split_second:
         state = _split_second_left(state)
     state = _after_any(state, statement)
-    if state.casting is not None or isinstance(statement, _OPENS_CASTING):
+    if plan.opens_casting or state.casting is not None:
         state = _casting_step(state, statement, line)
     if priority:
         state = _state_based_actions_checked(state)
-    if isinstance(statement, PRIORITY_LINES) and ends_untap_step(statement):
+    if (
+        plan.priority
+        and (state.phased or state.day_night_due is not None)
+        and ends_untap_step(statement)
+    ):
         state = _untap_step_over(state)
         if state.day_night_due is not None:
             state = replace(state, day_night_due=None)  # reported once (T423)
     return replace(state, after_end=line) if first_after_end else state
+
+
+class _Plan:
+    """What `apply` needs to know of a statement type, worked out once a type rather than
+    by `isinstance` on every line (the walk applies every line of every record)."""
+
+    __slots__ = (
+        "ends_split_second",
+        "handler",
+        "mana",
+        "opens_casting",
+        "priority",
+        "puts_trigger",
+        "result",
+    )
+
+    def __init__(self, kind: type) -> None:
+        # singledispatch's own lookup costs more than the walk can spare
+        self.handler: Callable[[t.Statement, GameState, LineId], GameState] = _apply.dispatch(kind)
+        self.mana = issubclass(kind, MANA_LINES)
+        self.puts_trigger = issubclass(kind, (t.AbilityOf, t.Target, t.Pay))
+        self.ends_split_second = issubclass(kind, (t.Leave, t.Move, t.Turn, t.PhaseOrStep))
+        self.opens_casting = issubclass(kind, _OPENS_CASTING)
+        self.priority = issubclass(kind, PRIORITY_LINES)
+        self.result = issubclass(kind, _RESULTS)
 
 
 def _triggers_put(state: GameState, statement: t.Statement) -> GameState:
@@ -186,11 +216,12 @@ def _may_lose(state: GameState, player: PlayerState, line: LineId) -> GameState:
 _RESULTS = (t.Damage, t.Life, t.PlayerCounters, t.ObjectCounters)
 
 
-def _before_any(state: GameState, statement: t.Statement) -> GameState:
+def _before_any(state: GameState, statement: t.Statement, result: bool) -> GameState:
+    """`result`: the line is one of _RESULTS (see _Plan)."""
     for ref in statement.players:
         if state.player(ref.name) is None:
             state = replace(state, players=(*state.players, PlayerState(ref.name)))
-    if state.pending_damage and not isinstance(statement, _RESULTS):
+    if state.pending_damage and not result:
         state = replace(state, pending_damage=())
     if state.resolving is not None and _ends_resolution(state, statement):
         state = replace(state, resolving=None)
@@ -300,7 +331,7 @@ def _object(
     obj = state.obj(number)
     if obj is not None:
         return obj
-    return GameObject(
+    return new_object(
         number=number,
         kind=ObjectKind.CARD,
         name=None,
@@ -321,7 +352,6 @@ def _moved(
     obj: GameObject,
     zone: str,
     line: LineId,
-    what: str,
     *,
     controller: str | None = None,
     tapped: bool = False,
@@ -448,8 +478,7 @@ def _meld(
     )
     state = state.with_object(melded)
     if first.zone != "battlefield":
-        what = f"melded with #{other}"
-        state = _moved(state, first, "battlefield", line, what, controller=controller)
+        state = _moved(state, first, "battlefield", line, controller=controller)
     entered = state.objects[number]
     return state.with_object(replace(entered, back_face=True, melded_with=other))
 
@@ -705,7 +734,7 @@ def _apply(statement: t.Statement, state: GameState, line: LineId) -> GameState:
     return state
 
 
-_HANDLERS: dict[type, Callable[[t.Statement, GameState, LineId], GameState]] = {}
+_PLANS: dict[type, _Plan] = {}
 
 
 @_apply.register
@@ -815,7 +844,7 @@ def _(statement: t.Draw, state: GameState, line: LineId) -> GameState:
         size = library.size - 1 if library.size else library.size
         new_top = top[1:] if top and top[0] is None else top
         state = state.with_player(replace(player, library=Library(size, new_top, library.bottom)))
-        obj = GameObject(
+        obj = new_object(
             number=number,
             kind=ObjectKind.CARD,
             name=None,
@@ -830,7 +859,7 @@ def _(statement: t.Draw, state: GameState, line: LineId) -> GameState:
         )
         state = state.with_object(_named(obj, statement.card))
     else:
-        state = _moved(state, _named(obj, statement.card), "hand", line, f"drawn by {name}")
+        state = _moved(state, _named(obj, statement.card), "hand", line)
     player = state.player(name)
     assert player is not None
     if state.stage is Stage.PREGAME and not player.kept:
@@ -993,7 +1022,7 @@ def _(statement: t.New, state: GameState, line: LineId) -> GameState:
     controller = owner
     if statement.owner is not None and zone == "battlefield":
         owner = statement.owner.name  # `battlefield "P" owner "Q"` (decision 0021)
-    obj = GameObject(
+    obj = new_object(
         number=statement.subject.number,
         kind=kind,
         name=name,
@@ -1046,13 +1075,11 @@ def _(statement: t.Move, state: GameState, line: LineId) -> GameState:
     destination = statement.destination
     zone = destination.zone.value
     controller = destination.player.name if destination.player and zone == "battlefield" else None
-    what = f"{source} -> {zone}" + (f" as {statement.kind.value}" if statement.kind else "")
     state = _moved(
         state,
         obj,
         zone,
         line,
-        what,
         controller=controller,
         tapped=statement.tapped is not None,
         position=destination.position,
@@ -1115,8 +1142,6 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
     source = statement.source.zone.value if statement.source else "hand"
     obj = _named(_object(state, statement.subject.number, line, source, None), statement.name)
     caster = statement.caster.name if statement.caster else None
-    modes = " ".join(m.value for m in statement.modes)
-    what = f"cast from {source}" + (f" ({modes})" if modes else "")
     if obj.number in state.commanders and obj.zone == "command":
         state = _commander_cast(state, obj.number, caster or obj.owner or "")
     if (caster or obj.owner) == state.turn.player:  # for day and night (CR 502.2)
@@ -1129,7 +1154,6 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
         obj,
         "stack",
         line,
-        what,
         controller=caster or obj.owner,
         face_down=face_down,
         back_face=statement.back is not None,  # CR 712.11a, 712.11b
@@ -1159,7 +1183,6 @@ def _(statement: t.Play, state: GameState, line: LineId) -> GameState:
         obj,
         "battlefield",
         line,
-        f"played from {source}",
         controller=who,
         tapped=statement.tapped is not None,
         back_face=statement.back is not None,  # CR 712.12
@@ -1178,7 +1201,7 @@ def _(statement: t.AbilityOf, state: GameState, line: LineId) -> GameState:
     controller = _controller_of(state, source)
     source_obj = state.obj(source)
     label = source_obj.name if source_obj and source_obj.name else f"#{source}"
-    obj = GameObject(
+    obj = new_object(
         number=statement.subject.number,
         kind=ObjectKind.ABILITY,
         name=f"{statement.verb.value}d ability of {label}".replace("triggerd", "triggered"),
@@ -1211,7 +1234,7 @@ def _designation_trigger(statement: t.AbilityOf, state: GameState, line: LineId)
     word = statement.designation.value if statement.designation else "monarch"
     controller = state.monarch if word == "monarch" else state.initiative
     the = "the monarch" if word == "monarch" else "the initiative"
-    obj = GameObject(
+    obj = new_object(
         number=statement.subject.number,
         kind=ObjectKind.ABILITY,
         name=f"triggered ability of {the}",
@@ -1404,16 +1427,13 @@ def _(statement: t.Leave, state: GameState, line: LineId) -> GameState:
     obj = _named(_object(state, statement.subject.number, line, "stack", None), statement.name)
     zone = statement.destination.zone.value if statement.destination else "graveyard"
     verb = statement.verb.value
-    what = {"resolve": "resolved", "fizzle": "fizzled", "countered": "countered"}[verb]
     position = statement.destination.position if statement.destination else None
-    what = f"{what} -> {zone}"
     tapped = statement.tapped is not None
     state = _moved(
         state,
         obj,
         zone,
         line,
-        what,
         controller=obj.controller,
         tapped=tapped,
         position=position,
@@ -1743,7 +1763,7 @@ def _phase_ins_due(state: GameState, player: str) -> GameState:
 @_apply.register
 def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
     stage = Stage.GAP if state.stage is Stage.GAP else Stage.PLAYING
-    players = tuple(replace(p, lands_played=0) for p in state.players)
+    players = tuple(replace(p, lands_played=0) if p.lands_played else p for p in state.players)
     player = statement.player.name
     state = _remove_damage(_end_combat(state))
     state = _phase_ins_due(state, player)
@@ -1794,13 +1814,11 @@ def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
 
 def step_index(name: str, is_phase: bool, current: int, extra: bool) -> int:
     """Where a phase or step stands in CR 500.1 order, seen from the current position."""
-    candidates = step_places(name, is_phase)
-    after = [i for i in candidates if i > current]
-    if after and not extra:
-        return after[0]
-    if extra:
-        return candidates[0] if not after else after[0]
-    return candidates[-1]
+    candidates = step_places(name, is_phase)  # in order
+    for index in candidates:
+        if index > current:
+            return index  # the next place of it in this turn
+    return candidates[0] if extra else candidates[-1]
 
 
 @_apply.register

@@ -27,7 +27,9 @@ KIND_SOURCE = {
 
 
 def quiet(ctx: Context) -> bool:
-    """In a gap or inside a keyframe, events are F902/F903's: other object checks stay quiet."""
+    """In a gap or inside a keyframe, events are F902/F903's: other object checks stay quiet.
+    A check that is quiet there as a whole registers `outside_gaps_and_keyframes=True`, and
+    the walk does not call it there; this is for checks quiet in only part of what they do."""
     return ctx.state.stage is Stage.GAP or ctx.state.in_keyframe is not None
 
 

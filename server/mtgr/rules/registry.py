@@ -50,17 +50,25 @@ EndCheck = Callable[["Context"], None]
 @dataclass(frozen=True, slots=True)
 class Gate:
     """When a check can find anything: the stages it runs in, whether only on lines that
-    list replacements, and whether only with a card index."""
+    list replacements, whether only with a card index, whether only while state-based
+    actions are owed (`GameState.sba_due`), and whether only outside gaps and keyframes
+    (where events are F902's and F903's and other checks stay quiet, `describe.quiet`)."""
 
     stages: frozenset[Stage]
     with_replacements: bool = False
     with_cards: bool = False
+    with_sba_due: bool = False
+    outside_gaps_and_keyframes: bool = False
 
-    def opens(self, stage: Stage, replacements: bool, cards: bool) -> bool:
+    def opens(
+        self, stage: Stage, replacements: bool, cards: bool, sba_due: bool, in_keyframe: bool
+    ) -> bool:
         return (
             stage in self.stages
             and (replacements or not self.with_replacements)
             and (cards or not self.with_cards)
+            and (sba_due or not self.with_sba_due)
+            and not (self.outside_gaps_and_keyframes and (stage is Stage.GAP or in_keyframe))
         )
 
 
@@ -83,13 +91,16 @@ class Rule:
         stages: Collection[Stage] | None = None,
         with_replacements: bool = False,
         with_cards: bool = False,
+        with_sba_due: bool = False,
+        outside_gaps_and_keyframes: bool = False,
     ) -> Callable[[Check], Check]:
         """Registers a check for these statement types (and their subclasses), to run only
         in these stages (None: every stage), with `with_replacements` only on lines that
-        list replacements, and with `with_cards` only when the walk has a card index. The
-        walk picks a line's checks from a table by statement type, stage, replacements
-        and card index, so a check whose line or stage cannot concern it costs nothing
-        there."""
+        list replacements, with `with_cards` only when the walk has a card index, with
+        `with_sba_due` only while state-based actions are owed, and with
+        `outside_gaps_and_keyframes` not in a gap nor inside a keyframe. The walk picks a
+        line's checks from a table by statement type and those conditions, so a check
+        whose line or stage cannot concern it costs nothing there."""
 
         def register(check: Check) -> Check:
             for statement_type in statement_types:
@@ -98,6 +109,8 @@ class Rule:
                 frozenset(Stage) if stages is None else frozenset(stages),
                 with_replacements,
                 with_cards,
+                with_sba_due,
+                outside_gaps_and_keyframes,
             )
             return check
 
@@ -159,16 +172,22 @@ def all_rules() -> dict[str, Rule]:
     return rules
 
 
-_CHECKS: dict[tuple[type, Stage, bool, bool], tuple[Check, ...]] = {}
+_CHECKS: dict[tuple[type, Stage, bool, bool, bool, bool], tuple[Check, ...]] = {}
 
 
 def checks_for(
-    statement_type: type, stage: Stage, replacements: bool, cards: bool
+    statement_type: type,
+    stage: Stage,
+    replacements: bool,
+    cards: bool,
+    sba_due: bool,
+    in_keyframe: bool,
 ) -> tuple[Check, ...]:
     """The checks of every rule registered for this statement type whose gate opens in this
     stage, on a line that does or does not list replacements, with or without a card
-    index, in code order; a plain dict, looked up on every line of every walk."""
-    key = (statement_type, stage, replacements, cards)
+    index, with or without state-based actions owed, inside a keyframe or not, in code
+    order; a plain dict, looked up on every line of every walk."""
+    key = (statement_type, stage, replacements, cards, sba_due, in_keyframe)
     found = _CHECKS.get(key)
     if found is None:
         found = _CHECKS[key] = tuple(
@@ -176,7 +195,7 @@ def checks_for(
             for rule in all_rules().values()
             for registered, check in rule.checks.items()
             if issubclass(statement_type, registered)
-            and rule.gates[check].opens(stage, replacements, cards)
+            and rule.gates[check].opens(stage, replacements, cards, sba_due, in_keyframe)
         )
     return found
 

@@ -8,10 +8,11 @@ by their number, so inserting a line above does not change any state below it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from enum import Enum
 from operator import attrgetter
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from mtgr.rules.objects import FrozenObjects, ObjectTable
 from mtgr.syntax import tree as t
@@ -77,6 +78,11 @@ class Stage(Enum):
     PLAYING = "playing"
     GAP = "gap"
     OVER = "over"
+
+    # The walk looks a line's checks up by stage on every line: hashed by identity, in C,
+    # not by Enum's own `__hash__` (Python code). Members are singletons, equal only to
+    # themselves, so this hash agrees with equality.
+    __hash__ = object.__hash__
 
 
 # every stage but the end of a game: where the checks of what happens in a game run
@@ -594,17 +600,21 @@ class GameState:
         return tuple(p.name for p in self.players if not p.lost)
 
     def next_player(self, after: str, steps: int = 1) -> str | None:
-        """The player `steps` seats after `after`, skipping players who left the game."""
+        """The player `steps` seats after `after`, skipping players who left the game.
+
+        Counted round the players still in the game, so a turn number far ahead (T401's)
+        costs no more than the next one."""
         names = self.player_names()
-        alive = set(self.alive())
+        alive = self.alive()
         if after not in names or not alive:
             return None
-        i = names.index(after)
-        for _ in range(steps):
-            i = (i + 1) % len(names)
-            while names[i] not in alive:
-                i = (i + 1) % len(names)
-        return names[i]
+        if steps <= 0:
+            return after
+        i = names.index(after) + 1
+        while names[i % len(names)] not in alive:  # the first one still in the game
+            i += 1
+        following = alive.index(names[i % len(names)])
+        return alive[(following + steps - 1) % len(alive)]
 
     def expected_turn_players(self, number: int) -> tuple[str, ...]:
         """Whose turn `turn number` may be without a cause (decision 0010 item 1): the next
@@ -678,9 +688,6 @@ class Checkpoint:
     __hash__ = None  # type: ignore[assignment]
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
 def evolve(value: _T, **changes: object) -> _T:
     """`dataclasses.replace` for our frozen values, without its per-call overhead; the
     working GameState is changed in place instead (see GameState).
@@ -691,15 +698,69 @@ def evolve(value: _T, **changes: object) -> _T:
         for name, change in changes.items():
             setattr(value, name, change)
         return value
-    cls = type(value)
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
-    new = object.__new__(cls)
-    setter = object.__setattr__
-    for name in names:
-        setter(new, name, changes[name] if name in changes else getattr(value, name))
-    return new
+    copy = _COPIES.get(type(value))
+    if copy is None:
+        copy = _COPIES[type(value)] = _copier(type(value))
+    return copy(value, changes)  # type: ignore[no-any-return]
+
+
+def new_object(
+    *,
+    number: int,
+    kind: ObjectKind,
+    name: str | None,
+    owner: str | None,
+    controller: str | None,
+    zone: str,
+    introduced: LineId,
+    introduced_zone: str,
+    **more: Any,
+) -> GameObject:
+    """A new GameObject, the fields not given at their defaults. Built as a copy of a blank
+    one: the frozen class's own `__init__` sets its 45 fields one `object.__setattr__` at a
+    time, and every drawn card, token and ability is a new object."""
+    return evolve(
+        _BLANK_OBJECT,
+        number=number,
+        kind=kind,
+        name=name,
+        owner=owner,
+        controller=controller,
+        zone=zone,
+        introduced=introduced,
+        introduced_zone=introduced_zone,
+        **more,
+    )
+
+
+_BLANK_OBJECT = GameObject(0, ObjectKind.CARD, None, None, None, "", 0, "")
+_Copier = Callable[[object, dict[str, object]], object]
+_COPIES: dict[type, _Copier] = {}
+
+
+def _copier(cls: type) -> _Copier:
+    """A function that copies a frozen value of `cls` with some fields changed, written out
+    field by field: a GameObject has some 45 fields, and a loop over them (or the frozen
+    class's own `__init__`, which goes through `object.__setattr__` for each) cost the walk
+    more than checking the line. The copy is built as an instance of a plain class with the
+    same slots, whose fields are set at the speed of any attribute, and then becomes an
+    instance of `cls` (`__class__` assignment between classes with the same `__slots__`)."""
+    assert cls.__bases__ == (object,), f"{cls.__name__}: only a value without a base class"
+    names = [f.name for f in fields(cls)]
+    builder = type(f"{cls.__name__}Builder", (), {"__slots__": cls.__slots__})
+    scope: dict[str, object] = {"cls": cls, "builder": builder, "new_instance": object.__new__}
+    body = "".join(f"    new.{name} = value.{name}\n" for name in names)
+    source = (
+        "def copy(value, changes):\n"
+        "    new = new_instance(builder)\n"
+        f"{body}"
+        "    for name, change in changes.items():\n"
+        "        setattr(new, name, change)\n"
+        "    new.__class__ = cls\n"
+        "    return new\n"
+    )
+    exec(source, scope)
+    return scope["copy"]  # type: ignore[return-value]
 
 
 _STATE_FIELDS = tuple(f.name for f in fields(GameState))

@@ -74,7 +74,15 @@ def step(
         return state
     context = Context(state, line.id, statement, findings, cards)
     replacements = bool(statement.replacements)
-    for check in checks_for(type(statement), state.stage, replacements, cards is not None):
+    checks = checks_for(
+        type(statement),
+        state.stage,
+        replacements,
+        cards is not None,
+        state.sba_due,
+        state.in_keyframe is not None,
+    )
+    for check in checks:
         check(context, statement)
     return apply(state, statement, line.id)
 
@@ -172,6 +180,7 @@ def _walk_from(
     pause = first_step or pause_every
     checkpoints, emitted, objects_after = result.checkpoints, result.emitted, result.objects_after
     cards = result.cards
+    seen_named: dict[tuple[tuple[int, str | None], ...], tuple[tuple[int, str | None], ...]] = {}
     for index in range(start, len(lines)):
         if pause and walked == pause:
             yield index
@@ -207,7 +216,8 @@ def _walk_from(
                 if (obj := objects.get(ref.number)) is not None
             )
             if named:
-                objects_after[line_id] = named
+                # most lines name what earlier lines named as it stood: keep that tuple once
+                objects_after[line_id] = seen_named.setdefault(named, named)
     result.final_state = state
     result.end_findings = end_of_file(state, cards)
     result.lines_walked = walked

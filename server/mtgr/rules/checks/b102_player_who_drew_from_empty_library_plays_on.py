@@ -37,7 +37,7 @@ from __future__ import annotations
 from mtgr.rules.context import Context
 from mtgr.rules.describe import report_pending_losses
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import PRIORITY_LINES
+from mtgr.rules.state import PRIORITY_LINES, Stage
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -50,6 +50,6 @@ RULE = define(
 )
 
 
-@RULE.on(*PRIORITY_LINES)
+@RULE.on(*PRIORITY_LINES, stages=(Stage.PLAYING,), with_sba_due=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     report_pending_losses(ctx, RULE, "draw", "drew from an empty library", "704.5b")

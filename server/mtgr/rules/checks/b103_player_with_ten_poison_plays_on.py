@@ -35,7 +35,7 @@ from __future__ import annotations
 from mtgr.rules.context import Context
 from mtgr.rules.describe import report_pending_losses
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import PRIORITY_LINES
+from mtgr.rules.state import PRIORITY_LINES, Stage
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -48,6 +48,6 @@ RULE = define(
 )
 
 
-@RULE.on(*PRIORITY_LINES)
+@RULE.on(*PRIORITY_LINES, stages=(Stage.PLAYING,), with_sba_due=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     report_pending_losses(ctx, RULE, "poison", "has ten or more poison counters", "704.5c")

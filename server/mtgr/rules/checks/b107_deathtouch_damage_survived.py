@@ -40,7 +40,7 @@ from __future__ import annotations
 from mtgr.rules.context import Context, Related
 from mtgr.rules.describe import state_based_actions_checked
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import PRIORITY_LINES
+from mtgr.rules.state import PRIORITY_LINES, Stage
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -53,7 +53,7 @@ RULE = define(
 )
 
 
-@RULE.on(*PRIORITY_LINES)
+@RULE.on(*PRIORITY_LINES, stages=(Stage.PLAYING,), with_sba_due=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     if not state_based_actions_checked(ctx):
         return

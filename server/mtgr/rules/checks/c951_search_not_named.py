@@ -32,7 +32,7 @@ library` is Alice's own library, and the card found comes from it.
 """
 
 from mtgr.rules.context import Context, Related
-from mtgr.rules.describe import library_position, quiet
+from mtgr.rules.describe import library_position
 from mtgr.rules.registry import Severity, define
 from mtgr.syntax import tree as t
 
@@ -46,10 +46,10 @@ RULE = define(
 )
 
 
-@RULE.on(t.New, t.Move)
+@RULE.on(t.New, t.Move, outside_gaps_and_keyframes=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     searching = ctx.state.searching
-    if searching is None or quiet(ctx):
+    if searching is None:
         return
     searcher, owner, line = searching
     if owner != searcher:

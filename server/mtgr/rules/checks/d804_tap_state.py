@@ -30,7 +30,6 @@ Usually a line that tapped or untapped it earlier is missing, or the number is w
 """
 
 from mtgr.rules.context import Context, tapped_here
-from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
 from mtgr.syntax import tree as t
 
@@ -44,11 +43,9 @@ RULE = define(
 )
 
 
-@RULE.on(t.TapChange)
+@RULE.on(t.TapChange, outside_gaps_and_keyframes=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.TapChange)
-    if quiet(ctx):
-        return
     obj = ctx.state.obj(statement.subject.number)
     if obj is None or obj.zone != "battlefield":
         return  # O201, O203 and O204 report those

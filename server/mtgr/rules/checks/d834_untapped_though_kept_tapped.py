@@ -32,7 +32,6 @@ step untap
 """
 
 from mtgr.rules.context import Context
-from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import Stage
 from mtgr.syntax import tree as t
@@ -47,12 +46,10 @@ RULE = define(
 )
 
 
-@RULE.on(t.StaysTapped, t.TapChange, stages=(Stage.PLAYING,))
+@RULE.on(t.StaysTapped, t.TapChange, stages=(Stage.PLAYING,), outside_gaps_and_keyframes=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, (t.StaysTapped, t.TapChange))
     state = ctx.state
-    if quiet(ctx):
-        return
     obj = state.obj(statement.subject.number)
     if obj is None:
         return

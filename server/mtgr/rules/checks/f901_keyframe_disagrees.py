@@ -109,6 +109,11 @@ def _comparing(state: GameState) -> bool:
     return state.in_keyframe is not None and state.stage is not Stage.GAP
 
 
+def _shown(obj: GameObject, place: t.Place) -> str:
+    """What the keyframe says of an object, in words (built only for a report)."""
+    return f"the keyframe shows {obj.label()} {in_zone(place.zone.value, _name(place))}"
+
+
 @RULE.on(t.SnapshotObject)
 def check_object(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.SnapshotObject)
@@ -120,18 +125,19 @@ def check_object(ctx: Context, statement: t.Statement) -> None:
         return  # O201
     place = statement.place
     zone = place.zone.value
-    shown = f"the keyframe shows {obj.label()} {in_zone(zone, _name(place))}"
     if obj.zone == GONE:
         if obj.gone_by:
             now = f"it was {obj.gone_by} and is no longer tracked: leave it out"
         else:
             now = "it has ceased to exist: leave it out"
-        ctx.report(RULE, f"{shown}, but {now}", place.zone.span, related=ctx.where(obj))
+        ctx.report(
+            RULE, f"{_shown(obj, place)}, but {now}", place.zone.span, related=ctx.where(obj)
+        )
         return
     if obj.zone != zone:
         ctx.report(
             RULE,
-            f"{shown}, but the lines above put it {where_is(state, obj)}",
+            f"{_shown(obj, place)}, but the lines above put it {where_is(state, obj)}",
             place.zone.span,
             related=ctx.where(obj),
         )
@@ -141,7 +147,7 @@ def check_object(ctx: Context, statement: t.Statement) -> None:
         if holder is not None and holder != place.player.name:
             ctx.report(
                 RULE,
-                f"{shown}, but its {role} is {holder}",
+                f"{_shown(obj, place)}, but its {role} is {holder}",
                 place.player.span,
                 related=ctx.where(obj),
             )

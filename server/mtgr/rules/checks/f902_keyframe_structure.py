@@ -42,6 +42,7 @@ end
 
 from mtgr.rules.context import Context, Related
 from mtgr.rules.registry import Severity, define
+from mtgr.rules.state import LineId
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -53,15 +54,15 @@ RULE = define(
 )
 
 _ENTRIES = (t.SnapshotObject, t.SnapshotPlayer)
+_STRUCTURE = (t.Marker, *_ENTRIES)
 _DESIGNATIONS = (t.Designation, t.DayNight, t.Venture, t.RingTempts)
 
 
 @RULE.on(t.Statement)
 def check(ctx: Context, statement: t.Statement) -> None:
     opened = ctx.state.in_keyframe
-    if opened is None and not isinstance(statement, (t.Marker, *_ENTRIES)):
+    if opened is None and not isinstance(statement, _STRUCTURE):
         return  # the common case: an event outside any keyframe
-    where = (Related(opened, None, "keyframe opened here"),) if opened is not None else ()
     if isinstance(statement, t.Marker) and statement.verb.value == "end":
         if opened is None:
             ctx.report(RULE, "`end` closes no keyframe: there is no open `keyframe` above")
@@ -71,7 +72,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
             ctx.report(
                 RULE,
                 "`keyframe` inside an open keyframe: close the first one with `end`",
-                related=where,
+                related=_opened_here(opened),
             )
         return
     if isinstance(statement, _ENTRIES):
@@ -90,8 +91,12 @@ def check(ctx: Context, statement: t.Statement) -> None:
             'only entries stand inside a keyframe (`#N ZONE ...`, `"P" life K`, '
             '`"P" library K`, `"P" counters K KIND`, `"P" monarch`, `day`): close it with '
             "`end` first",
-            related=where,
+            related=_opened_here(opened),
         )
+
+
+def _opened_here(opened: LineId) -> tuple[Related, ...]:
+    return (Related(opened, None, "keyframe opened here"),)
 
 
 @RULE.at_end

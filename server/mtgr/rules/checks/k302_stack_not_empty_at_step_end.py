@@ -34,7 +34,6 @@ step end
 from __future__ import annotations
 
 from mtgr.rules.context import Context, Related
-from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import NOT_OVER
 from mtgr.syntax import tree as t
@@ -49,10 +48,10 @@ RULE = define(
 )
 
 
-@RULE.on(t.Turn, t.PhaseOrStep, stages=NOT_OVER)
+@RULE.on(t.Turn, t.PhaseOrStep, stages=NOT_OVER, outside_gaps_and_keyframes=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
-    if not state.stack or quiet(ctx):
+    if not state.stack:
         return
     objects = [o for n in reversed(state.stack) if (o := state.obj(n)) is not None]
     if not any(o.entered_moment == state.moment for o in objects):

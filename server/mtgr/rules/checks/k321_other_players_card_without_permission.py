@@ -33,7 +33,6 @@ allows it (Praetor's Grasp, Gonti, Lord of Luxury), and that effect is the line'
 from __future__ import annotations
 
 from mtgr.rules.context import Context
-from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import ObjectKind
 from mtgr.syntax import tree as t
@@ -48,11 +47,11 @@ RULE = define(
 )
 
 
-@RULE.on(t.Play, t.Cast)
+@RULE.on(t.Play, t.Cast, outside_gaps_and_keyframes=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, (t.Play, t.Cast))
     player = statement.player if isinstance(statement, t.Play) else statement.caster
-    if player is None or statement.cause is not None or quiet(ctx):
+    if player is None or statement.cause is not None:
         return
     obj = ctx.state.obj(statement.subject.number)
     if obj is None or obj.owner is None or obj.owner == player.name:

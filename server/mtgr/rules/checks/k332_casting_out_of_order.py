@@ -44,7 +44,6 @@ resolution show it. The quick fix moves the line up to where it belongs.
 """
 
 from mtgr.rules.context import Context, Related
-from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import CASTING_STAGES, casting_stage
 from mtgr.syntax import tree as t
@@ -68,10 +67,19 @@ _PARTS = (
 )
 
 
-@RULE.on(t.Choose, t.Target, t.Pay, t.TapChange, t.Move, t.ObjectCounters, t.Life)
+@RULE.on(
+    t.Choose,
+    t.Target,
+    t.Pay,
+    t.TapChange,
+    t.Move,
+    t.ObjectCounters,
+    t.Life,
+    outside_gaps_and_keyframes=True,
+)
 def check(ctx: Context, statement: t.Statement) -> None:
     casting = ctx.state.casting
-    if casting is None or quiet(ctx):
+    if casting is None:
         return
     stage = casting_stage(casting, statement)
     if stage is None or stage >= casting.stage:

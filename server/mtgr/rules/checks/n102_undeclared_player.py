@@ -50,6 +50,12 @@ def check(ctx: Context, statement: t.Statement) -> None:
     if not players or isinstance(statement, t.PlayerDeclaration):
         return
     state = ctx.state
+    declared = state.declared
+    for ref in players:
+        if ref.name not in declared and state.player(ref.name) is None:
+            break
+    else:
+        return  # every player is known: the common case, told without building anything
     reported: set[str] = set()
     for ref in players:
         name = ref.name

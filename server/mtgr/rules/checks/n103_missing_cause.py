@@ -49,7 +49,6 @@ need no `by`.
 from __future__ import annotations
 
 from mtgr.rules.context import Context
-from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import GameState, Stage
 from mtgr.syntax import tree as t
@@ -157,12 +156,12 @@ def replaces_turn_based(state: GameState, statement: t.Statement) -> bool:
     return isinstance(statement, kinds) and not state.stack and state.resolving is None
 
 
-@RULE.on(*EVENTS)
+@RULE.on(*EVENTS, outside_gaps_and_keyframes=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     if statement.cause is not None or statement.replacements:
         return
     state = ctx.state
-    if quiet(ctx) or state.stage is Stage.OVER:
+    if state.stage is Stage.OVER:
         return
     event = event_name(statement)
     if event is None or causeless(state, statement):

@@ -44,7 +44,6 @@ from mtgr.rules.checks.n103_missing_cause import (
     replaces_turn_based,
 )
 from mtgr.rules.context import Context
-from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import Stage
 from mtgr.syntax import tree as t
@@ -59,12 +58,12 @@ RULE = define(
 )
 
 
-@RULE.on(*EVENTS)
+@RULE.on(*EVENTS, outside_gaps_and_keyframes=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     if not statement.replacements or statement.cause is not None:
         return
     state = ctx.state
-    if quiet(ctx) or state.stage is Stage.OVER:
+    if state.stage is Stage.OVER:
         return
     if event_name(statement) is None or causeless(state, statement):
         return  # casting and playing have no cause; nor have turn-based actions

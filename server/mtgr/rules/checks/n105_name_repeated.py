@@ -32,7 +32,6 @@ out.
 """
 
 from mtgr.rules.context import Context
-from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
 from mtgr.syntax import tree as t
 
@@ -46,9 +45,8 @@ RULE = define(
 
 
 def given_name(ctx: Context, statement: t.Statement) -> tuple[int, t.Text] | None:
-    """The object a line names, and the name, when the line gives a known object a name."""
-    if quiet(ctx):
-        return None
+    """The object a line names, and the name, when the line gives a known object a name
+    (the checks that ask run only outside gaps and keyframes, see `describe.quiet`)."""
     if isinstance(statement, t.Draw):
         number, name = statement.drawn.number, statement.card
     elif isinstance(statement, t.Identify):
@@ -69,7 +67,7 @@ def given_name(ctx: Context, statement: t.Statement) -> tuple[int, t.Text] | Non
     return number, name
 
 
-@RULE.on(t.ObjectStatement, t.Draw)
+@RULE.on(t.ObjectStatement, t.Draw, outside_gaps_and_keyframes=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     found = given_name(ctx, statement)
     if found is None:

@@ -42,7 +42,7 @@ RULE = define(
 )
 
 
-@RULE.on(t.ObjectStatement, t.Draw)
+@RULE.on(t.ObjectStatement, t.Draw, outside_gaps_and_keyframes=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     found = given_name(ctx, statement)
     if found is None:

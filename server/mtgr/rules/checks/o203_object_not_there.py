@@ -44,7 +44,7 @@ or be targeted for (CR 601.2c); only permanents can be tapped, attack and block
 """
 
 from mtgr.rules.context import Context
-from mtgr.rules.describe import KIND_SOURCE, holder_of, in_zone, quiet, where_is
+from mtgr.rules.describe import KIND_SOURCE, holder_of, in_zone, where_is
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import GONE, GameObject
 from mtgr.syntax import tree as t
@@ -84,11 +84,10 @@ _WHY = {
     t.Control,
     t.ObjectCounters,
     t.Reveal,
+    outside_gaps_and_keyframes=True,
 )
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.ObjectStatement)
-    if quiet(ctx):
-        return
     obj = ctx.state.obj(statement.subject.number)
     if obj is None or obj.zone == GONE:
         return  # O201 and O204 report those

@@ -48,7 +48,6 @@ a new object (CR 400.7) and gets a new number.
 """
 
 from mtgr.rules.context import Context
-from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import GONE, ObjectKind
 from mtgr.syntax import tree as t
@@ -68,10 +67,10 @@ _RESOLUTION = (t.Choose, t.Pay, t.Damage, t.Effect)
 _NOT_SUBJECT = (t.New, t.AbilityOf, t.SnapshotObject)
 
 
-@RULE.on(t.ObjectStatement)
+@RULE.on(t.ObjectStatement, outside_gaps_and_keyframes=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.ObjectStatement)
-    if isinstance(statement, _NOT_SUBJECT) or quiet(ctx):
+    if isinstance(statement, _NOT_SUBJECT):
         return
     obj = ctx.state.obj(statement.subject.number)
     if obj is None or obj.zone != GONE:

@@ -31,7 +31,6 @@ affected by anything else in the game (CR 702.26b) until it phases in (CR 702.26
 from __future__ import annotations
 
 from mtgr.rules.context import Context
-from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
 from mtgr.syntax import tree as t
 
@@ -45,11 +44,11 @@ RULE = define(
 )
 
 
-@RULE.on(t.ObjectStatement)
+@RULE.on(t.ObjectStatement, outside_gaps_and_keyframes=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.ObjectStatement)
     state = ctx.state
-    if not state.phased or isinstance(statement, t.SnapshotObject) or quiet(ctx):
+    if not state.phased or isinstance(statement, t.SnapshotObject):
         return
     cause = statement.cause.agent if statement.cause else None
     for ref in statement.objects:

@@ -53,17 +53,20 @@ def gap_since_last_turn(state: GameState) -> bool:
     return state.incomplete_since_turn or state.stage is Stage.GAP
 
 
+def _last_turn(state: GameState) -> tuple[Related, ...]:
+    """Where the turn before began, for a report (built only then)."""
+    turn = state.turn
+    if turn.line is None:
+        return ()
+    return (Related(turn.line, None, f"turn {turn.number} began here"),)
+
+
 @RULE.on(t.Turn, stages=NOT_OVER)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Turn)
     state = ctx.state
     number = statement.number.value
     previous = state.turn.number
-    related = (
-        (Related(state.turn.line, None, f"turn {previous} began here"),)
-        if state.turn.line is not None
-        else ()
-    )
     if gap_since_last_turn(state):
         if number > previous:
             return
@@ -72,7 +75,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
             f"turn {number} after turn {previous}: turns may be missing after `incomplete`, "
             f"but the number still goes up (turn {previous + 1} or later)",
             statement.number.span,
-            related=related,
+            related=_last_turn(state),
         )
         return
     expected = previous + 1
@@ -84,5 +87,5 @@ def check(ctx: Context, statement: t.Statement) -> None:
         f"turn {number} {after}: the next turn is turn {expected}; if turns were not "
         "recorded, write `incomplete` before this line (decision 0010 item 1)",
         statement.number.span,
-        related=related,
+        related=_last_turn(state),
     )

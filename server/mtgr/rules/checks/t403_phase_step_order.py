@@ -76,9 +76,9 @@ def check(ctx: Context, statement: t.Statement) -> None:
     current = turn.position
     if is_phase and turn.added_after is not None:
         current = turn.added_after  # the regular phases resume after added ones (500.8, 505.1a)
-    candidates = step_places(name, is_phase)
-    if any(i > current for i in candidates):
-        return
+    candidates = step_places(name, is_phase)  # in CR 500.1 order
+    if candidates and candidates[-1] > current:
+        return  # it can still come in this turn
     if isinstance(statement.cause, t.Cause) and isinstance(statement.cause.agent, t.ObjectRef):
         return  # an extra phase or step, named with the effect that added it (500.8, 500.9)
     if not is_phase and name == "cleanup" and turn.step == "cleanup":

@@ -37,7 +37,6 @@ step upkeep
 from __future__ import annotations
 
 from mtgr.rules.context import Context
-from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import PRIORITY_LINES, Stage, ends_untap_step
 from mtgr.syntax import tree as t
@@ -52,10 +51,10 @@ RULE = define(
 )
 
 
-@RULE.on(*PRIORITY_LINES, stages=(Stage.PLAYING,))
+@RULE.on(*PRIORITY_LINES, stages=(Stage.PLAYING,), outside_gaps_and_keyframes=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
-    if not state.phased or quiet(ctx):
+    if not state.phased:
         return
     if not ends_untap_step(statement):
         return

@@ -34,7 +34,6 @@ tracked cards have positions (CR 400.5).
 """
 
 from mtgr.rules.context import Context
-from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
 from mtgr.syntax import tree as t
 
@@ -50,10 +49,10 @@ RULE = define(
 _LEAVING = (t.Move, t.Cast, t.Play)
 
 
-@RULE.on(t.ObjectStatement)
+@RULE.on(t.ObjectStatement, outside_gaps_and_keyframes=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.ObjectStatement)
-    if quiet(ctx) or isinstance(statement, (t.New, t.AbilityOf, t.SnapshotObject)):
+    if isinstance(statement, (t.New, t.AbilityOf, t.SnapshotObject)):
         return
     state = ctx.state
     obj = state.obj(statement.subject.number)

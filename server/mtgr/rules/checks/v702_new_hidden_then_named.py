@@ -35,7 +35,6 @@ opening hand cast turns later) is not flagged.
 """
 
 from mtgr.rules.context import Context, Related
-from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
 from mtgr.syntax import tree as t
 
@@ -49,10 +48,8 @@ RULE = define(
 )
 
 
-@RULE.on(t.ObjectStatement, t.Draw)
+@RULE.on(t.ObjectStatement, t.Draw, outside_gaps_and_keyframes=True)
 def check(ctx: Context, statement: t.Statement) -> None:
-    if quiet(ctx):
-        return
     if isinstance(statement, t.Draw):
         ref, name = statement.drawn, statement.card
     elif isinstance(statement, t.ObjectStatement) and not isinstance(statement, t.New):

@@ -30,7 +30,6 @@ when the top card is known to the record, the draw takes that object, with its n
 """
 
 from mtgr.rules.context import Context
-from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
 from mtgr.syntax import tree as t
 
@@ -44,11 +43,9 @@ RULE = define(
 )
 
 
-@RULE.on(t.Draw)
+@RULE.on(t.Draw, outside_gaps_and_keyframes=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Draw)
-    if quiet(ctx):
-        return
     name = statement.subject.name
     player = ctx.state.player(name)
     if player is None or not player.library.top or player.library.top[0] is None:
