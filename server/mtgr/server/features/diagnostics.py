@@ -179,6 +179,27 @@ class _Entry:
         # (line, start column, code, JSON) of each diagnostic
         self.items: list[tuple[int, int, str, bytes]] = []
 
+    def shift(self, delta: int, high: int) -> bool:
+        """Renumbers its items when every line it names lies below the edited lines, which
+        moved by `delta` and kept their texts and rulings (what rulings allow on a line
+        depends on the lines below it alone: check.ruling_reach); False if it cannot."""
+        key, templates = self.key, self.templates
+        if key is None or key[1] is None or templates is None or self.low + delta <= high:
+            return False
+        numbers = [n + delta for n in key[0] if n is not None]
+        self.key = (numbers, key[1])
+        self.low, self.high = self.low + delta, self.high + delta
+        self.items = [
+            (
+                numbers[template.target],
+                template.start,
+                template.code,
+                template.form % tuple([numbers[slot] for slot in template.slots]),
+            )
+            for template in templates
+        ]
+        return True
+
     def names_a_line_in(self, low: int, high: int) -> bool:
         """Whether a line it names was numbered in [low, high] at `key`: when no line moved,
         an entry spanning edited lines (a finding far from the line it relates to) need not
@@ -207,6 +228,7 @@ class PublishedDiagnostics:
         self._items: list[tuple[int, int, str, bytes]] = []
         self.parts: list[bytes] = []
         self.count = 0  # how many diagnostics it holds
+        self._length = 0  # the document's lines at the last build
         self.result_id = "0"  # new whenever the body changes (pull: `unchanged`)
 
     def build(self, document: OpenDocument, settings: Settings, walk: Walk | None = None) -> None:
@@ -258,9 +280,14 @@ class PublishedDiagnostics:
                 looked_at[line_id] = entries[line_id]
             else:
                 entry.findings = findings  # equal: the same list from now on
+        # lines numbered after `high` now were only moved by the edits, all by `delta`; with
+        # several edits at once (their lines merged), `high` is past the end
+        delta = len(document.document) - self._length
+        self._length = len(document.document)
         for entry in looked_at.values():
             before = entry.items
-            self._refresh(document, entry, effective, self._rulings)
+            if not (moved and entry.shift(delta, high)):
+                self._refresh(document, entry, effective, self._rulings)
             if entry.items is not before and entry.items != before:
                 removed += before
                 added += entry.items
