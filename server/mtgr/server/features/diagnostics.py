@@ -12,6 +12,8 @@ from bisect import bisect_left
 from collections.abc import Mapping
 from functools import cache
 from importlib.metadata import PackageNotFoundError, metadata
+from itertools import compress
+from operator import is_not
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -29,6 +31,7 @@ from mtgr.rules.context import Finding
 from mtgr.rules.registry import Severity
 from mtgr.rules.walk import Line
 from mtgr.server.features.log import LOGGER
+from mtgr.server.transport import PiecesWriter
 from mtgr.syntax.tree import JudgeEvent, Span
 
 if TYPE_CHECKING:
@@ -200,12 +203,6 @@ class _Entry:
         ]
         return True
 
-    def names_a_line_in(self, low: int, high: int) -> bool:
-        """Whether a line it names was numbered in [low, high] at `key`: when no line moved,
-        an entry spanning edited lines (a finding far from the line it relates to) need not
-        be looked at unless one of its own lines is among them."""
-        return self.key is None or any(n is not None and low <= n <= high for n in self.key[0])
-
 
 class PublishedDiagnostics:
     """One document's diagnostics as LSP JSON, kept per emitting line between publishes.
@@ -221,6 +218,8 @@ class PublishedDiagnostics:
         self._severities: object = None
         self._entries: dict[int, _Entry] = {}
         self._end: _Entry | None = None  # the end of the file's findings
+        self._findings: dict[int, list[Finding]] = {}  # each entry's findings, by emitter
+        self._naming: dict[int, set[int]] = {}  # the emitters of the entries naming a line
         self._rulings = _Rulings()  # what judges' lines allow (decision 0033)
         # every diagnostic last built, (line, start column, code, JSON), in order, and their
         # JSON alone: the array is them joined, built only as part of the message that
@@ -235,51 +234,60 @@ class PublishedDiagnostics:
         effective = document.severities(settings)
         severities = tuple(sorted(effective.items(), key=lambda item: item[0]))
         touched = document.take_touched()
-        low, high, moved = touched if touched is not None else (0, -1, False)
-        entries = self._entries
+        low, high, moved, replaced = touched if touched is not None else (0, -1, False, ())
+        entries, findings_of, naming = self._entries, self._findings, self._naming
         everything = severities != self._severities
         if everything:
             entries.clear()
+            findings_of.clear()
+            naming.clear()
             self._end = None
         self._severities = severities
         # a ruling silences findings over the turns above it (check.ruled): the entries
         # naming a line whose allowed codes the edits changed are looked at again
         ruled_anew = self._rulings.update(document, low, high) if touched is not None else []
         quiet_above = min(low, ruled_anew[0]) if ruled_anew else low
+        quiet_below = (1 << 62) if moved else max(high, ruled_anew[-1] if ruled_anew else high)
         walk = walk or document.walk
         emitted = walk.emitted
-        # what changed: the entries of lines whose findings are another list (the walk keeps
-        # the list of a line it did not walk again), and those naming a line that lies in
-        # [quiet_above, quiet_below] (touched, moved or ruled over); the rest keep their items
-        quiet_below = (1 << 62) if moved else max(high, ruled_anew[-1] if ruled_anew else high)
-        get = entries.get
-        renewed = [
-            line_id
-            for line_id, findings in emitted.items()
-            if (entry := get(line_id)) is None or entry.findings is not findings
-        ]
-        looked_at = {
-            line_id: entry
-            for line_id, entry in entries.items()
-            if entry.high >= quiet_above
-            and entry.low <= quiet_below
-            and (moved or entry.names_a_line_in(quiet_above, quiet_below))
-        }
+        # what changed: the lines whose findings are another list (the walk keeps the list
+        # of a line it did not walk again), found without a Python step per line...
+        renewed = list(
+            compress(emitted, map(is_not, emitted.values(), map(findings_of.get, emitted)))
+        )
+        # ...and the entries naming a line in [quiet_above, quiet_below] (touched, moved or
+        # ruled over) or one the edits replaced: by the index of the lines each entry names
+        # when no line moved, else every entry that reaches there
+        if moved:
+            looked_at = {
+                line_id: entry
+                for line_id, entry in entries.items()
+                if entry.high >= quiet_above and entry.low <= quiet_below
+            }
+        else:
+            lines = document.document.lines
+            named = [
+                lines[n].id for n in range(max(quiet_above, 0), min(quiet_below + 1, len(lines)))
+            ]
+            looked_at = {
+                emitter: entries[emitter]
+                for line_id in (*named, *replaced)
+                for emitter in naming.get(line_id, ())
+            }
         removed: list[tuple[int, int, str, bytes]] = []
         added: list[tuple[int, int, str, bytes]] = []
-        for gone in entries.keys() - emitted.keys():
-            removed += entries.pop(gone).items
-            looked_at.pop(gone, None)
         for line_id in renewed:
             findings = emitted[line_id]
-            entry = get(line_id)
+            entry = entries.get(line_id)
             if entry is None or entry.findings != findings:
                 if entry is not None:
-                    removed += entry.items
-                entries[line_id] = _Entry(findings, line_id)
-                looked_at[line_id] = entries[line_id]
-            else:
-                entry.findings = findings  # equal: the same list from now on
+                    removed += self._forget(line_id).items
+                entry = looked_at[line_id] = self._remember(_Entry(findings, line_id))
+            entry.findings = findings_of[line_id] = findings  # an equal list: this one now
+        if len(entries) != len(emitted):  # lines whose findings went
+            for gone in entries.keys() - emitted.keys():
+                removed += self._forget(gone).items
+                looked_at.pop(gone, None)
         # lines numbered after `high` now were only moved by the edits, all by `delta`; with
         # several edits at once (their lines merged), `high` is past the end
         delta = len(document.document) - self._length
@@ -308,6 +316,25 @@ class PublishedDiagnostics:
                 added += end.items
         if self._update(removed, added, everything):
             self.result_id = str(next(_RESULT_IDS))
+
+    def _remember(self, entry: _Entry) -> _Entry:
+        """Keeps a new entry, indexed by the lines it names."""
+        assert entry.emitter is not None
+        self._entries[entry.emitter] = entry
+        for line_id in entry.lines:
+            self._naming.setdefault(line_id, set()).add(entry.emitter)
+        return entry
+
+    def _forget(self, emitter: int) -> _Entry:
+        entry = self._entries.pop(emitter)
+        del self._findings[emitter]
+        for line_id in entry.lines:
+            naming = self._naming.get(line_id)
+            if naming is not None:
+                naming.discard(emitter)
+                if not naming:
+                    del self._naming[line_id]
+        return entry
 
     def _update(
         self,
@@ -350,11 +377,16 @@ class PublishedDiagnostics:
 
     def message(self, head: bytes, tail: bytes) -> bytes:
         """`head`, the diagnostics' array and `tail` in LSP framing, joined in one copy."""
+        return b"".join(self.message_pieces(head, tail))
+
+    def message_pieces(self, head: bytes, tail: bytes) -> list[bytes]:
+        """The same message in pieces, for a writer that sends them without joining them
+        (a copy of megabytes on every keystroke)."""
         parts = self.parts
         pieces = [b","] * max(2 * len(parts) - 1, 0)
         pieces[::2] = parts
         length = len(head) + sum(map(len, parts)) + len(pieces) // 2 + 2 + len(tail)
-        return b"".join([b"Content-Length: %d\r\n\r\n" % length, head, b"[", *pieces, b"]", tail])
+        return [b"Content-Length: %d\r\n\r\n" % length, head, b"[", *pieces, b"]", tail]
 
     @staticmethod
     def _refresh(
@@ -553,7 +585,12 @@ def publish(server: MtgrServer, document: OpenDocument, walk: Walk | None = None
         '{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":'
         f'{json.dumps(document.uri)}{version},"diagnostics":'
     )
-    send_framed(server, kept.message(head.encode("ascii"), b"}}"))
+    pieces = kept.message_pieces(head.encode("ascii"), b"}}")
+    writer = server.protocol.writer
+    if isinstance(writer, PiecesWriter):
+        writer.write_pieces(pieces)
+    else:
+        send_framed(server, b"".join(pieces))
 
 
 def send_raw(server: MtgrServer, message: str) -> None:
