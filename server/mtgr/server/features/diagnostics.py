@@ -219,7 +219,8 @@ class PublishedDiagnostics:
         self._entries: dict[int, _Entry] = {}
         self._end: _Entry | None = None  # the end of the file's findings
         self._findings: dict[int, list[Finding]] = {}  # each entry's findings, by emitter
-        self._naming: dict[int, set[int]] = {}  # the emitters of the entries naming a line
+        # the emitters of the entries naming a line other than their own, by that line
+        self._naming: dict[int, set[int]] = {}
         self._rulings = _Rulings()  # what judges' lines allow (decision 0033)
         # every diagnostic last built, (line, start column, code, JSON), in order, and their
         # JSON alone: the array is them joined, built only as part of the message that
@@ -272,7 +273,8 @@ class PublishedDiagnostics:
             looked_at = {
                 emitter: entries[emitter]
                 for line_id in (*named, *replaced)
-                for emitter in naming.get(line_id, ())
+                for emitter in (line_id, *naming.get(line_id, ()))
+                if emitter in entries
             }
         removed: list[tuple[int, int, str, bytes]] = []
         added: list[tuple[int, int, str, bytes]] = []
@@ -321,14 +323,14 @@ class PublishedDiagnostics:
         """Keeps a new entry, indexed by the lines it names."""
         assert entry.emitter is not None
         self._entries[entry.emitter] = entry
-        for line_id in entry.lines:
+        for line_id in entry.lines[1:]:  # the first is its own
             self._naming.setdefault(line_id, set()).add(entry.emitter)
         return entry
 
     def _forget(self, emitter: int) -> _Entry:
         entry = self._entries.pop(emitter)
         del self._findings[emitter]
-        for line_id in entry.lines:
+        for line_id in entry.lines[1:]:
             naming = self._naming.get(line_id)
             if naming is not None:
                 naming.discard(emitter)
