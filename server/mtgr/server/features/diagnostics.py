@@ -12,8 +12,8 @@ from bisect import bisect_left
 from collections.abc import Mapping
 from functools import cache
 from importlib.metadata import PackageNotFoundError, metadata
-from itertools import compress
-from operator import is_not
+from itertools import chain, compress
+from operator import attrgetter, is_not, itemgetter
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -348,21 +348,18 @@ class PublishedDiagnostics:
         their places: a few by bisection, many by sorting all entries' items again. True if
         the array changed."""
         items, parts = self._items, self.parts
-        if not everything:
-            removed.sort()
-            added.sort()
-            if removed == added:
-                return False
         if everything or len(removed) + len(added) > len(items) // 8:
-            items = []
-            for entry in self._entries.values():
-                items += entry.items
+            items = list(chain.from_iterable(map(_ITEMS, self._entries.values())))
             if self._end is not None:
                 items += self._end.items
             items.sort()
-            before, self._items, self.parts = parts, items, [item[3] for item in items]
+            before, self._items, self.parts = parts, items, list(map(_JSON, items))
             self.count = len(items)
             return self.parts != before
+        removed.sort()
+        added.sort()
+        if removed == added:
+            return False
         for item in removed:
             at = bisect_left(items, item)
             del items[at], parts[at]
@@ -553,6 +550,8 @@ def _diagnostics(
     return placed
 
 
+_ITEMS = attrgetter("items")
+_JSON = itemgetter(3)
 _RESULT_IDS = itertools.count(1)  # unique across documents: "0" is the empty list's
 _PUBLISHED: weakref.WeakKeyDictionary[OpenDocument, PublishedDiagnostics] = (
     weakref.WeakKeyDictionary()
