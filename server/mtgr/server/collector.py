@@ -62,9 +62,9 @@ class Collector:
         """Collects the young objects, and every object when those kept since the last full
         collection have grown past FULL_COLLECTION_GROWTH of it."""
         young = gc.get_count()[0]
-        found = gc.collect(1)
-        self._grown += max(young - found, 0)
-        if self._grown > self._objects * FULL_COLLECTION_GROWTH:
+        if self._grown + young > self._objects * FULL_COLLECTION_GROWTH:
             found = gc.collect()
-            self._objects = max(self._objects + self._grown - found, 1)
+            self._objects = max(self._objects + self._grown + young - found, 1)
             self._grown = 0
+        else:
+            self._grown += max(young - gc.collect(1), 0)
