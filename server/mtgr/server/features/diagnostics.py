@@ -211,9 +211,10 @@ class PublishedDiagnostics:
     An entry's JSON is rebuilt only when its findings change (the walk keeps the same list
     for a line it did not walk again, and an equal one is taken as the same) or a line it
     names changes its text; when those lines only move, their new numbers are written
-    into the pieces it has. Lines the edits since the last build cannot have touched or
-    moved are not even looked up. So a keystroke costs what its findings changed, plus
-    joining strings, not a conversion of every diagnostic."""
+    into the format it has. Entries whose lines the edits since the last build cannot
+    have touched or moved are not even looked at, and the ordered diagnostics are patched,
+    not sorted again. So a keystroke costs what its findings changed, plus one pass over
+    the emitting lines at C speed, not a conversion of every diagnostic."""
 
     def __init__(self) -> None:
         self._severities: object = None
