@@ -642,16 +642,21 @@ def _figures(mine: list[float], floor: list[float]) -> tuple[str, str, str]:
 
 
 async def measure(
-    sizes: tuple[int, ...], edits: int, big_lines: int, burst_sizes: tuple[int, ...]
+    sizes: tuple[int, ...],
+    edits: int,
+    big_lines: int | None,
+    burst_sizes: tuple[int, ...],
+    records: tuple[str, ...] = tuple(RECORDS),
 ) -> tuple[list[SessionRow], list[SessionRow], list[SessionRow]]:
-    """Sessions on every record kind and size (per-edit-kind rows at the middle size),
-    bursts, and the big requests; each against the floor in the same run."""
+    """Sessions on every record kind given and size (per-edit-kind rows at the middle
+    size), bursts, and the big requests (none without `big_lines`); each against the floor
+    in the same run."""
     sessions: list[SessionRow] = []
     bursts: list[SessionRow] = []
     detail_size = sizes[len(sizes) // 2]
     for size in sizes:
-        for record, make in RECORDS.items():
-            text = make(size)
+        for record in records:
+            text = RECORDS[record](size)
             script = session(text, edits, seed=size)
             mine = await run_session(MTGR, text, script)
             floor = await run_session(FLOOR, text, script)
@@ -692,6 +697,8 @@ async def measure(
                         "diagnostics for the last key, after it",
                     )
                 )
+    if big_lines is None:
+        return sessions, bursts, []
     text = generate(big_lines, seed=7)
     return sessions, bursts, await big_request_rows(text, f"generated, {big_lines:,} lines")
 
@@ -751,11 +758,21 @@ def big_requests_section(rows: list[SessionRow]) -> list[str]:
 
 def main() -> None:
     """The big requests alone: `python -m benchmarks.session [LINES] [--out PAGE]` prints
-    their section, and writes it in place of the page's (docs/benchmarks.md)."""
+    their section, and writes it in place of the page's (docs/benchmarks.md). With
+    `--record KIND`, one editing session and one typing burst on that record of LINES
+    instead (with per-edit-kind rows), against the floor, printed only."""
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("lines", type=int, nargs="?", default=50_000)
     parser.add_argument("--out", type=Path, help="the page whose section to replace")
+    parser.add_argument("--record", choices=tuple(RECORDS), help="a session on this record")
+    parser.add_argument("--edits", type=int, default=300, help="didChanges in that session")
     args = parser.parse_args()
+    if args.record is not None:
+        sessions, bursts, _ = asyncio.run(
+            measure((args.lines,), args.edits, None, (args.lines,), records=(args.record,))
+        )
+        print("\n".join([*table(sessions), "", *table(bursts)]))
+        return
     label = f"generated, {args.lines:,} lines"
     rows = asyncio.run(big_request_rows(generate(args.lines, seed=7), label))
     section = "\n".join(big_requests_section(rows)) + "\n"

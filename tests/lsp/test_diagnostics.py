@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+import threading
 
 import pytest
 import pytest_lsp
@@ -12,6 +14,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from mtgr.check import check_text
+from mtgr.server import transport
 from mtgr.server.features import diagnostics
 from mtgr.server.session import OpenDocument, Settings
 
@@ -241,3 +244,37 @@ def test_the_published_message_is_framed_with_its_length_and_holds_the_array(cou
     assert header == b"Content-Length: %d" % len(message)
     assert json.loads(message)["diagnostics"] == json.loads(kept.array())
     assert len(json.loads(kept.array())) == kept.count > 0
+
+
+@pytest.mark.parametrize("most", [None, 777])
+def test_a_message_written_in_pieces_arrives_whole_and_in_order(
+    monkeypatch: pytest.MonkeyPatch, most: int | None
+) -> None:
+    """The pieces writer (transport.PiecesWriter) sends the diagnostics' pieces without
+    joining them: more pieces than one writev takes, more bytes than a pipe holds, and
+    (`most`) a writev that writes only part of what it was given, ending within a piece."""
+    if most is not None:
+        writev = os.writev
+
+        def partly(descriptor: int, buffers: list) -> int:
+            return writev(descriptor, [b"".join(bytes(b) for b in buffers)[:most]])
+
+        monkeypatch.setattr(transport.os, "writev", partly)
+    pieces = [b"%d:" % k + b"x" * (k % 97) for k in range(5000)]
+    read_end, write_end = os.pipe()
+    received: list[bytes] = []
+
+    def read() -> None:
+        with os.fdopen(read_end, "rb") as reader:
+            received.append(reader.read())
+
+    reading = threading.Thread(target=read)
+    reading.start()
+    with os.fdopen(write_end, "wb") as stdout:
+        writer = transport.PiecesWriter(stdout)
+        writer.write(b"first;")
+        writer.write_pieces(pieces)
+        writer.write(b";last")
+    reading.join(timeout=60)
+    assert received == [b"first;" + b"".join(pieces) + b";last"]
+    assert len(received[0]) > 2**16 and len(pieces) > 1024

@@ -154,6 +154,8 @@ class OpenDocument:
         # the lines the edits since take_touched() may have changed: (first, last, whether
         # lines below moved), in today's numbers; None: no edit since
         self._touched: tuple[int, int, bool] | None = _EVERYTHING
+        # the ids of the lines around those edits, some of which they replaced
+        self._replaced: list[int] = []
         # the last position to_character converted: (line text, column, units)
         self._cursor: tuple[str, int, int] | None = None
         # the diagnostics last placed, with the walk and severities they were placed for
@@ -249,6 +251,8 @@ class OpenDocument:
             if isinstance(change, types.TextDocumentContentChangePartial):
                 start = self.to_column_position(change.range.start, self.source)
                 end = self.to_column_position(change.range.end, self.source)
+                lines = self.source.lines
+                self._replaced += [line.id for line in lines[max(start[0] - 1, 0) : end[0] + 2]]
                 edited = self.source.edit(start, end, change.text)
                 if self.is_markdown:
                     self.document.replace_all(mtgr_blocks(self.source.text))
@@ -301,11 +305,13 @@ class OpenDocument:
                 last = _EVERYTHING[1]
         self._touched = (first, last, moved)
 
-    def take_touched(self) -> tuple[int, int, bool] | None:
+    def take_touched(self) -> tuple[int, int, bool, list[int]] | None:
         """What the edits since the last call may have changed, for whoever keeps things
-        per line (features/diagnostics.py); forgets it."""
+        per line (features/diagnostics.py): (first, last, whether lines below moved, the ids
+        of the lines around the edits, which may be gone now); forgets it."""
         touched, self._touched = self._touched, None
-        return touched
+        replaced, self._replaced = self._replaced, []
+        return None if touched is None else (*touched, replaced)
 
     def use(self, cards: CardIndex | None, perspective: str | None) -> None:
         """Checks the whole document again with another card index (or none) or assumed

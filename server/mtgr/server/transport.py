@@ -28,11 +28,12 @@ import logging
 import os
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
-from typing import Any
+from itertools import islice
+from typing import Any, BinaryIO
 
 from lsprotocol import types
-from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
 from mtgr.server.envelope import (
@@ -223,7 +224,7 @@ def serve_stdio(server: LanguageServer) -> None:
     import sys
 
     fd = sys.stdin.fileno()
-    Transport(server, lambda size: os.read(fd, size), StdoutWriter(sys.stdout.buffer)).serve()
+    Transport(server, lambda size: os.read(fd, size), PiecesWriter(sys.stdout.buffer)).serve()
 
 
 def serve_tcp(server: LanguageServer, host: str, port: int) -> None:
@@ -246,3 +247,39 @@ class _SocketWriter:
 
     def close(self) -> None:
         self._connection.close()
+
+
+class PiecesWriter:
+    """Writes to stdout as pygls's StdoutWriter does, and also a message in pieces with
+    writev: the diagnostics of a long record are megabytes, which joining them into one
+    bytes object would copy once more on every keystroke."""
+
+    def __init__(self, stdout: BinaryIO) -> None:
+        self._stdout = stdout
+
+    def close(self) -> None:
+        self._stdout.close()
+
+    def write(self, data: bytes) -> None:
+        self._stdout.write(data)
+        self._stdout.flush()
+
+    def write_pieces(self, pieces: list[bytes]) -> None:
+        self._stdout.flush()
+        try:
+            descriptor = self._stdout.fileno()
+        except (AttributeError, OSError, ValueError):
+            descriptor = None
+        if descriptor is None or not hasattr(os, "writev"):  # not a file, or Windows
+            self.write(b"".join(pieces))
+            return
+        queue: deque[bytes | memoryview] = deque(piece for piece in pieces if piece)
+        while queue:
+            written = os.writev(descriptor, list(islice(queue, _IOV_MAX)))
+            while written and written >= len(queue[0]):
+                written -= len(queue.popleft())
+            if written:  # a piece written in part: its rest goes first
+                queue[0] = memoryview(queue[0])[written:]
+
+
+_IOV_MAX = 1024  # the fewest pieces a writev takes on every POSIX system (IOV_MAX)

@@ -8,9 +8,12 @@ import itertools
 import json
 import re
 import weakref
-from collections.abc import Mapping, Sequence
+from bisect import bisect_left
+from collections.abc import Mapping
 from functools import cache
 from importlib.metadata import PackageNotFoundError, metadata
+from itertools import chain, compress
+from operator import attrgetter, is_not, itemgetter
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -20,7 +23,6 @@ from mtgr.check import (
     Diagnostic,
     effective_severity,
     place,
-    ruled,
     ruling_reach,
     rulings_over,
     silences,
@@ -29,6 +31,7 @@ from mtgr.rules.context import Finding
 from mtgr.rules.registry import Severity
 from mtgr.rules.walk import Line
 from mtgr.server.features.log import LOGGER
+from mtgr.server.transport import PiecesWriter
 from mtgr.syntax.tree import JudgeEvent, Span
 
 if TYPE_CHECKING:
@@ -68,50 +71,51 @@ def explanation_uri(code: str) -> str | None:
     return f"{page}#{code.lower()}" if page else None
 
 
-def to_lsp(
-    document: OpenDocument, diagnostic: Diagnostic, written: dict[int, int] | None = None
-) -> types.Diagnostic:
-    """The LSP form of a placed diagnostic; `written` maps line numbers to the numbers to
-    write in their place (the columns are still measured on the real lines)."""
-    written = written or {}
-    related = [
-        types.DiagnosticRelatedInformation(
-            location=types.Location(
-                uri=document.uri,
-                range=_range(document, r.line, r.span or _whole_line(document, r.line), written),
-            ),
-            message=r.message,
-        )
-        for r in diagnostic.related
-    ]
-    where = _range(document, diagnostic.line, diagnostic.span, written)
+def _json(document: OpenDocument, diagnostic: Diagnostic, written: dict[int, int]) -> str:
+    """A placed diagnostic as compact LSP JSON (a publish carries every diagnostic of the
+    file, and the client reads it all), built straight from it in the order and form
+    lsprotocol's converter gives a `Diagnostic` (fields in declared order, none left
+    None): a conversion through lsprotocol's classes cost ten times as much. `written` maps
+    line numbers to the numbers to write in their place (the columns are still measured
+    on the real lines)."""
+    lsp: dict[str, object] = {
+        "range": _range(document, diagnostic.line, diagnostic.span, written),
+        "message": diagnostic.message,
+        "severity": SEVERITIES[diagnostic.severity].value,
+        "code": diagnostic.code,
+    }
     href = explanation_uri(diagnostic.code)
-    return types.Diagnostic(
-        range=where,
-        severity=SEVERITIES[diagnostic.severity],
-        code=diagnostic.code,
-        code_description=types.CodeDescription(href=href) if href else None,
-        source="mtgr",
-        message=diagnostic.message,
-        related_information=related or None,
-    )
+    if href:
+        lsp["codeDescription"] = {"href": href}
+    lsp["source"] = "mtgr"
+    if diagnostic.related:
+        lsp["relatedInformation"] = [
+            {
+                "location": {
+                    "uri": document.uri,
+                    "range": _range(
+                        document, r.line, r.span or _whole_line(document, r.line), written
+                    ),
+                },
+                "message": r.message,
+            }
+            for r in diagnostic.related
+        ]
+    return json.dumps(lsp, separators=(",", ":"))
 
 
-def _range(document: OpenDocument, line: int, span: Span, written: dict[int, int]) -> types.Range:
-    where = document.range(line, span)
-    if line in written:
-        where.start.line = where.end.line = written[line]
-    return where
+def _range(
+    document: OpenDocument, line: int, span: Span, written: dict[int, int]
+) -> dict[str, dict[str, int]]:
+    number = written.get(line, line)
+    return {
+        "start": {"line": number, "character": document.to_character(line, span.start)},
+        "end": {"line": number, "character": document.to_character(line, span.end)},
+    }
 
 
 def _whole_line(document: OpenDocument, line: int) -> Span:
     return Span(0, len(document.document.texts[line]))
-
-
-def _json(document: OpenDocument, diagnostic: Diagnostic, written: dict[int, int]) -> str:
-    # compact: a publish carries every diagnostic of the file, and the client reads it all
-    unstructured = _CONVERTER.unstructure(to_lsp(document, diagnostic, written))
-    return json.dumps(unstructured, separators=(",", ":"))
 
 
 # Written in place of the line numbers a diagnostic names (its own, its related places'),
@@ -125,16 +129,20 @@ def _sentinel_of(text: str) -> int | None:
 
 
 class _Template:
-    """One diagnostic's JSON in pieces: literal text, and between them the slots of the
-    line numbers to write (indexes into its entry's lines)."""
+    """One diagnostic's JSON as a format with a `%d` for each line number it writes, and
+    the slots of those numbers (indexes into its entry's lines): when the lines only move,
+    its JSON is the format applied to their new numbers, not a new conversion."""
 
-    __slots__ = ("code", "pieces", "start", "target")
+    __slots__ = ("code", "form", "slots", "start", "target")
 
     def __init__(self, code: str, start: int, target: int, pieces: list[str | int]) -> None:
         self.code = code
         self.start = start
         self.target = target  # the slot of the line it is on
-        self.pieces = pieces
+        self.form = "".join(
+            "%d" if isinstance(p, int) else p.replace("%", "%%") for p in pieces
+        ).encode("ascii")
+        self.slots = tuple(p for p in pieces if isinstance(p, int))
 
 
 _SPLIT = re.compile(r"(?<![0-9])(21474835\d\d|21474836[0-4]\d)(?![0-9])")
@@ -175,6 +183,27 @@ class _Entry:
         # (line, start column, code, JSON) of each diagnostic
         self.items: list[tuple[int, int, str, bytes]] = []
 
+    def shift(self, delta: int, high: int) -> bool:
+        """Renumbers its items when every line it names lies below the edited lines, which
+        moved by `delta` and kept their texts and rulings (what rulings allow on a line
+        depends on the lines below it alone: check.ruling_reach); False if it cannot."""
+        key, templates = self.key, self.templates
+        if key is None or key[1] is None or templates is None or self.low + delta <= high:
+            return False
+        numbers = [n + delta for n in key[0] if n is not None]
+        self.key = (numbers, key[1])
+        self.low, self.high = self.low + delta, self.high + delta
+        self.items = [
+            (
+                numbers[template.target],
+                template.start,
+                template.code,
+                template.form % tuple([numbers[slot] for slot in template.slots]),
+            )
+            for template in templates
+        ]
+        return True
+
 
 class PublishedDiagnostics:
     """One document's diagnostics as LSP JSON, kept per emitting line between publishes.
@@ -182,65 +211,166 @@ class PublishedDiagnostics:
     An entry's JSON is rebuilt only when its findings change (the walk keeps the same list
     for a line it did not walk again, and an equal one is taken as the same) or a line it
     names changes its text; when those lines only move, their new numbers are written
-    into the pieces it has. Lines the edits since the last build cannot have touched or
-    moved are not even looked up. So a keystroke costs what its findings changed, plus
-    joining strings, not a conversion of every diagnostic."""
+    into the format it has. Entries whose lines the edits since the last build cannot
+    have touched or moved are not even looked at, and the ordered diagnostics are patched,
+    not sorted again. So a keystroke costs what its findings changed, plus one pass over
+    the emitting lines at C speed, not a conversion of every diagnostic."""
 
     def __init__(self) -> None:
         self._severities: object = None
         self._entries: dict[int, _Entry] = {}
-        self._rulings = False  # whether a judge's line allows codes (decision 0033)
-        # the JSON of each diagnostic last built, in order: the array is them joined, built
-        # only as part of the message that carries it (a copy of megabytes costs)
+        self._end: _Entry | None = None  # the end of the file's findings
+        self._findings: dict[int, list[Finding]] = {}  # each entry's findings, by emitter
+        # the emitters of the entries naming a line other than their own, by that line
+        self._naming: dict[int, set[int]] = {}
+        self._rulings = _Rulings()  # what judges' lines allow (decision 0033)
+        # every diagnostic last built, (line, start column, code, JSON), in order, and their
+        # JSON alone: the array is them joined, built only as part of the message that
+        # carries it (a copy of megabytes costs)
+        self._items: list[tuple[int, int, str, bytes]] = []
         self.parts: list[bytes] = []
         self.count = 0  # how many diagnostics it holds
+        self._length = 0  # the document's lines at the last build
         self.result_id = "0"  # new whenever the body changes (pull: `unchanged`)
 
     def build(self, document: OpenDocument, settings: Settings, walk: Walk | None = None) -> None:
         effective = document.severities(settings)
         severities = tuple(sorted(effective.items(), key=lambda item: item[0]))
         touched = document.take_touched()
-        low, high, moved = touched if touched is not None else (0, -1, False)
-        rulings = self._has_rulings(document, low, high)
-        if severities != self._severities:
-            self._entries.clear()
-        # a ruling silences findings over the turns above it (check.ruled): in a record with
-        # rulings, the entries naming a line from there to the edits are looked at again
-        lines = document.document.lines
-        reach = high + 1
-        if touched is not None and (rulings or self._rulings):
-            reach = ruling_reach(lines, low)
-        ruled_now = _Rulings(lines, rulings, reach, min(high + 1, len(lines)))
-        self._severities, self._rulings = severities, rulings
-        entries = self._entries
+        low, high, moved, replaced = touched if touched is not None else (0, -1, False, ())
+        entries, findings_of, naming = self._entries, self._findings, self._naming
+        everything = severities != self._severities
+        if everything:
+            entries.clear()
+            findings_of.clear()
+            naming.clear()
+            self._end = None
+        self._severities = severities
+        # a ruling silences findings over the turns above it (check.ruled): the entries
+        # naming a line whose allowed codes the edits changed are looked at again
+        ruled_anew = self._rulings.update(document, low, high) if touched is not None else []
+        quiet_above = min(low, ruled_anew[0]) if ruled_anew else low
+        quiet_below = (1 << 62) if moved else max(high, ruled_anew[-1] if ruled_anew else high)
         walk = walk or document.walk
         emitted = walk.emitted
-        for gone in entries.keys() - emitted.keys():
-            del entries[gone]
-        items: list[tuple[int, int, str, bytes]] = []
-        # an entry whose lines all lie outside [quiet_above, quiet_below] was not touched,
-        # moved or ruled over: the hot loop, once an emitting line a publish
-        quiet_above, quiet_below = min(low, reach), (1 << 62) if moved else high
-        get = entries.get
-        for line_id, findings in emitted.items():
-            entry = get(line_id)
-            if entry is None or (entry.findings is not findings and entry.findings != findings):
-                entry = entries[line_id] = _Entry(findings, line_id)
-            elif entry.high < quiet_above or entry.low > quiet_below:
-                items += entry.items
-                continue
-            entry.findings = findings
-            self._refresh(document, entry, effective, ruled_now)
-            items += entry.items
-        end = _Entry(walk.end_findings, None)
-        self._refresh(document, end, effective, ruled_now)
-        items += end.items
-        items.sort()
-        self.count = len(items)
-        parts = [item[3] for item in items]
-        if parts != self.parts:
-            self.parts = parts
+        # what changed: the lines whose findings are another list (the walk keeps the list
+        # of a line it did not walk again), found without a Python step per line...
+        renewed = list(
+            compress(emitted, map(is_not, emitted.values(), map(findings_of.get, emitted)))
+        )
+        # ...and the entries naming a line in [quiet_above, quiet_below] (touched, moved or
+        # ruled over) or one the edits replaced: by the index of the lines each entry names
+        # when no line moved, else every entry that reaches there
+        if moved:
+            looked_at = {
+                line_id: entry
+                for line_id, entry in entries.items()
+                if entry.high >= quiet_above and entry.low <= quiet_below
+            }
+        else:
+            lines = document.document.lines
+            named = [
+                lines[n].id for n in range(max(quiet_above, 0), min(quiet_below + 1, len(lines)))
+            ]
+            looked_at = {
+                emitter: entries[emitter]
+                for line_id in (*named, *replaced)
+                for emitter in (line_id, *naming.get(line_id, ()))
+                if emitter in entries
+            }
+        removed: list[tuple[int, int, str, bytes]] = []
+        added: list[tuple[int, int, str, bytes]] = []
+        for line_id in renewed:
+            findings = emitted[line_id]
+            entry = entries.get(line_id)
+            if entry is None or entry.findings != findings:
+                if entry is not None:
+                    removed += self._forget(line_id).items
+                entry = looked_at[line_id] = self._remember(_Entry(findings, line_id))
+            entry.findings = findings_of[line_id] = findings  # an equal list: this one now
+        if len(entries) != len(emitted):  # lines whose findings went
+            for gone in entries.keys() - emitted.keys():
+                removed += self._forget(gone).items
+                looked_at.pop(gone, None)
+        # lines numbered after `high` now were only moved by the edits, all by `delta`; with
+        # several edits at once (their lines merged), `high` is past the end
+        delta = len(document.document) - self._length
+        self._length = len(document.document)
+        for entry in looked_at.values():
+            before = entry.items
+            if not (moved and entry.shift(delta, high)):
+                self._refresh(document, entry, effective, self._rulings)
+            if entry.items is not before and entry.items != before:
+                removed += before
+                added += entry.items
+        end = self._end
+        if end is None or (
+            end.findings is not walk.end_findings and end.findings != walk.end_findings
+        ):
+            if end is not None:
+                removed += end.items
+            end = self._end = _Entry(walk.end_findings, None)
+            end.high = 1 << 62
+        end.findings = walk.end_findings
+        if end.high >= quiet_above and end.low <= quiet_below:
+            before = end.items
+            self._refresh(document, end, effective, self._rulings)
+            if end.items is not before and end.items != before:
+                removed += before
+                added += end.items
+        if self._update(removed, added, everything):
             self.result_id = str(next(_RESULT_IDS))
+
+    def _remember(self, entry: _Entry) -> _Entry:
+        """Keeps a new entry, indexed by the lines it names."""
+        assert entry.emitter is not None
+        self._entries[entry.emitter] = entry
+        for line_id in entry.lines[1:]:  # the first is its own
+            self._naming.setdefault(line_id, set()).add(entry.emitter)
+        return entry
+
+    def _forget(self, emitter: int) -> _Entry:
+        entry = self._entries.pop(emitter)
+        del self._findings[emitter]
+        for line_id in entry.lines[1:]:
+            naming = self._naming.get(line_id)
+            if naming is not None:
+                naming.discard(emitter)
+                if not naming:
+                    del self._naming[line_id]
+        return entry
+
+    def _update(
+        self,
+        removed: list[tuple[int, int, str, bytes]],
+        added: list[tuple[int, int, str, bytes]],
+        everything: bool,
+    ) -> bool:
+        """Takes the removed diagnostics out of the ordered ones and puts the added ones in
+        their places: a few by bisection, many by sorting all entries' items again. True if
+        the array changed."""
+        items, parts = self._items, self.parts
+        if everything or len(removed) + len(added) > len(items) // 8:
+            items = list(chain.from_iterable(map(_ITEMS, self._entries.values())))
+            if self._end is not None:
+                items += self._end.items
+            items.sort()
+            before, self._items, self.parts = parts, items, list(map(_JSON, items))
+            self.count = len(items)
+            return self.parts != before
+        removed.sort()
+        added.sort()
+        if removed == added:
+            return False
+        for item in removed:
+            at = bisect_left(items, item)
+            del items[at], parts[at]
+        for item in added:
+            at = bisect_left(items, item)
+            items.insert(at, item)
+            parts.insert(at, item[3])
+        self.count = len(items)
+        return True
 
     def array(self) -> bytes:
         """The diagnostics last built as one JSON array."""
@@ -248,20 +378,16 @@ class PublishedDiagnostics:
 
     def message(self, head: bytes, tail: bytes) -> bytes:
         """`head`, the diagnostics' array and `tail` in LSP framing, joined in one copy."""
+        return b"".join(self.message_pieces(head, tail))
+
+    def message_pieces(self, head: bytes, tail: bytes) -> list[bytes]:
+        """The same message in pieces, for a writer that sends them without joining them
+        (a copy of megabytes on every keystroke)."""
         parts = self.parts
         pieces = [b","] * max(2 * len(parts) - 1, 0)
         pieces[::2] = parts
         length = len(head) + sum(map(len, parts)) + len(pieces) // 2 + 2 + len(tail)
-        return b"".join([b"Content-Length: %d\r\n\r\n" % length, head, b"[", *pieces, b"]", tail])
-
-    def _has_rulings(self, document: OpenDocument, low: int, high: int) -> bool:
-        """Whether a judge's line allows codes: looked for again only where there were such
-        lines or an edited line is one, so a record without rulings pays nothing extra."""
-        lines = document.document.lines
-        edited = range(max(low, 0), min(high, len(lines) - 1) + 1)
-        if not self._rulings and not any(_ruling(lines[i]) for i in edited):
-            return False
-        return any(_ruling(line) for line in lines)
+        return [b"Content-Length: %d\r\n\r\n" % length, head, b"[", *pieces, b"]", tail]
 
     @staticmethod
     def _refresh(
@@ -280,7 +406,8 @@ class PublishedDiagnostics:
             entry.low, entry.high = -1, 1 << 62  # looked at after every edit
         else:
             key = (numbers, [texts[n] for n in numbers])
-        if rulings.near(numbers) and _silenced(document, entry.findings, rulings) != entry.silenced:
+        silenced = rulings.silenced(entry.findings)
+        if silenced != entry.silenced:
             entry.key = entry.templates = None
         if key == entry.key:
             return
@@ -292,7 +419,7 @@ class PublishedDiagnostics:
             entry.items = []  # a finding goes when the line that emitted it goes
             return
         if entry.templates is None or not same_texts:
-            entry.silenced = _silenced(document, entry.findings, rulings)
+            entry.silenced = silenced
             entry.templates = PublishedDiagnostics._templates(document, entry, numbers, severities)
         if entry.templates is None:
             entry.items = [
@@ -300,18 +427,14 @@ class PublishedDiagnostics:
                 for d in _diagnostics(document, entry.findings, severities, entry.silenced)
             ]
             return
-        written = [str(n) for n in numbers]
         entry.items = [
             (
-                number,
+                numbers[template.target],
                 template.start,
                 template.code,
-                "".join(p if isinstance(p, str) else written[p] for p in template.pieces).encode(
-                    "ascii"
-                ),
+                template.form % tuple([numbers[slot] for slot in template.slots]),
             )
             for template in entry.templates
-            if (number := numbers[template.target]) is not None
         ]
 
     @staticmethod
@@ -348,42 +471,63 @@ def _ruling(line: Line) -> bool:
 
 
 class _Rulings:
-    """Which findings judges' rulings silence, for one build: read from the rulings over
-    the lines an edit may have changed them on, [start, stop), found in one pass
-    (check.rulings_over); elsewhere asked line by line (check.ruled); in a record without
-    rulings, none."""
+    """What judges' rulings allow (decision 0033), kept between builds by line id: the
+    judges' lines that allow codes, and the codes they allow on each line they cover
+    (check.rulings_over; none kept for the others). An edit changes what they allow only
+    from check.ruling_reach above it down to it, so only those lines are read again."""
 
-    def __init__(self, lines: Sequence[Line], present: bool, start: int, stop: int) -> None:
-        self.lines = lines
-        self.present = present
-        self.start, self.stop = start, stop
-        self.over = rulings_over(lines, start, stop) if present and start < stop else []
+    def __init__(self) -> None:
+        self.judges: set[int] = set()
+        self.allowed: dict[int, frozenset[str]] = {}
 
-    def near(self, numbers: list[int | None]) -> bool:
-        """Whether any of these lines is one whose rulings an edit may have changed."""
-        start, stop = self.start, self.stop
-        return any(n is not None and start <= n < stop for n in numbers)
+    def update(self, document: OpenDocument, low: int, high: int) -> list[int]:
+        """Reads the rulings again after edits to lines [low, high]; returns the numbers of
+        the lines whose allowed codes changed, in order. A record without rulings pays a
+        look at the edited lines."""
+        lines = document.document.lines
+        number_of = document.document.number_of
+        judges, allowed = self.judges, self.allowed
+        for number in range(max(low, 0), min(high, len(lines) - 1) + 1):
+            line = lines[number]
+            if _ruling(line):
+                judges.add(line.id)
+            else:
+                judges.discard(line.id)
+        if not judges and not allowed:
+            return []
+        judges.difference_update([i for i in judges if number_of(i) is None])
+        for gone in [i for i in allowed if number_of(i) is None]:
+            del allowed[gone]
+        if not judges:  # the last ruling went: nothing is allowed any more
+            changed = sorted(n for i in allowed if (n := number_of(i)) is not None)
+            allowed.clear()
+            return changed
+        start, stop = ruling_reach(lines, low), min(high + 1, len(lines))
+        changed = []
+        for number, codes in enumerate(rulings_over(lines, start, stop), start):
+            line_id = lines[number].id
+            if codes != allowed.get(line_id, _NONE):
+                changed.append(number)
+                if codes:
+                    allowed[line_id] = codes
+                else:
+                    del allowed[line_id]
+        return changed
 
-    def silence(self, number: int, code: str) -> bool:
-        if not self.present or not silences(code):
-            return False
-        if self.start <= number < self.stop:
-            return code in self.over[number - self.start]
-        return ruled(self.lines, number, code)
+    def silenced(self, findings: list[Finding]) -> frozenset[tuple[int, str]]:
+        """The (line id, code) of the findings a judge's ruling below allows."""
+        allowed = self.allowed
+        if not allowed:
+            return _NONE_SILENCED
+        return frozenset(
+            (finding.line, finding.code)
+            for finding in findings
+            if finding.code in allowed.get(finding.line, _NONE) and silences(finding.code)
+        )
 
 
-def _silenced(
-    document: OpenDocument, findings: list[Finding], rulings: _Rulings
-) -> frozenset[tuple[int, str]]:
-    """The (line id, code) of the findings a judge's ruling below allows."""
-    if not rulings.present:
-        return frozenset()
-    number_of = document.document.number_of
-    return frozenset(
-        (finding.line, finding.code)
-        for finding in findings
-        if (number := number_of(finding.line)) is not None and rulings.silence(number, finding.code)
-    )
+_NONE: frozenset[str] = frozenset()
+_NONE_SILENCED: frozenset[tuple[int, str]] = frozenset()
 
 
 def _diagnostics(
@@ -408,6 +552,8 @@ def _diagnostics(
     return placed
 
 
+_ITEMS = attrgetter("items")
+_JSON = itemgetter(3)
 _RESULT_IDS = itertools.count(1)  # unique across documents: "0" is the empty list's
 _PUBLISHED: weakref.WeakKeyDictionary[OpenDocument, PublishedDiagnostics] = (
     weakref.WeakKeyDictionary()
@@ -442,7 +588,12 @@ def publish(server: MtgrServer, document: OpenDocument, walk: Walk | None = None
         '{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":'
         f'{json.dumps(document.uri)}{version},"diagnostics":'
     )
-    send_framed(server, kept.message(head.encode("ascii"), b"}}"))
+    pieces = kept.message_pieces(head.encode("ascii"), b"}}")
+    writer = server.protocol.writer
+    if isinstance(writer, PiecesWriter):
+        writer.write_pieces(pieces)
+    else:
+        send_framed(server, b"".join(pieces))
 
 
 def send_raw(server: MtgrServer, message: str) -> None:

@@ -120,6 +120,7 @@ def register(server: MtgrServer) -> None:
     def did_close(params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
         server.session.close(uri)
+        server.collector.released()
         if not workspace.check_closed(server, uri):  # what the file on disk says, if checked
             server.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
