@@ -280,9 +280,10 @@ def closest_word(found: str, words: tuple[str, ...]) -> str | None:
 
 def _game_word(found: str) -> str:
     word = found.lower()
-    hint = GAME_WORDS.get(word) or GAME_WORDS.get(word.removesuffix("s"))
-    hint = hint or GAME_WORDS.get(word.removesuffix("es")) or GAME_WORDS.get(word.removesuffix("d"))
-    return f"; {hint}" if hint else ""
+    for form in (word, word.removesuffix("s"), word.removesuffix("es"), word.removesuffix("d")):
+        if form in GAME_WORDS:
+            return f"; {GAME_WORDS[form]}"
+    return ""
 
 
 @cache
@@ -290,15 +291,15 @@ def _words(name: str) -> frozenset[str]:
     """The words a named rule, or a rule it can start with, accepts as its first token."""
     from mtgr.syntax.parser import GRAMMAR
 
-    found: set[str] = set()
-    for rule in (name, *_first_rules(name)):
-        regex = getattr(GRAMMAR[rule], "re", None)
-        if regex is None:
-            continue
-        listed = _WORD_LIST.match(regex.pattern)
-        if listed:
-            found.update(listed.group(1).split("|"))
-    return frozenset(found)
+    return frozenset(w for rule in (name, *_first_rules(name)) for w in words_of(GRAMMAR[rule]))
+
+
+def words_of(expression: Expression) -> tuple[str, ...]:
+    """The words a token rule of the grammar matches (`cast`, or `(?:discard|mill)` and
+    the like), none for any other rule."""
+    regex = getattr(expression, "re", None)
+    listed = _WORD_LIST.match(regex.pattern) if regex is not None else None
+    return tuple(listed.group(1).split("|")) if listed else ()
 
 
 _WORD_LIST = re.compile(r"^(?:\(\?:)?([a-z][a-z0-9|-]*)\)?\(\?!")

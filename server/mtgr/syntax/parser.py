@@ -17,7 +17,13 @@ from parsimonious.nodes import Node
 
 from mtgr.syntax import tree as t
 from mtgr.syntax.cache import ParseCache
-from mtgr.syntax.expectations import Failure, closest_word, find_failure, format_failure
+from mtgr.syntax.expectations import (
+    Failure,
+    closest_word,
+    find_failure,
+    format_failure,
+    words_of,
+)
 
 GRAMMAR = Grammar(resources.files("mtgr.syntax").joinpath("mtgr.peg").read_text(encoding="utf-8"))
 _STATEMENT = GRAMMAR["statement"]
@@ -28,11 +34,10 @@ MAX_NUMBER_DIGITS = 9
 def grammar_words(rule: str) -> tuple[str, ...]:
     """The words of a grammar rule that is one alternation of words (`kind`, `cast_mode`,
     `duration`...), so that completion offers exactly what the parser accepts."""
-    regex = getattr(GRAMMAR[rule], "re", None)
-    found = re.match(r"\(\?:([a-z0-9|-]+)\)", regex.pattern) if regex is not None else None
-    if found is None:
+    words = words_of(GRAMMAR[rule])
+    if not words:
         raise ValueError(f"grammar rule {rule} is not an alternation of words")
-    return tuple(found.group(1).split("|"))
+    return words
 
 
 _ALLOW = re.compile(r"\ballow\s*:?\s*((?:[A-Z]+[0-9]+)(?:\s*,?\s*[A-Z]+[0-9]+)*)")
