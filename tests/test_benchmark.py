@@ -30,8 +30,9 @@ def test_the_benchmark_drives_the_server_and_writes_every_row(tmp_path: Path) ->
     rows = {cells[0]: cells[1] for cells in measures}
     figure = r"[0-9][0-9,.]*"
     expected = {
-        r"full open, 3\d\d lines": rf"{figure} lines/s",
-        r"full open, 6\d\d lines": rf"{figure} lines/s",
+        r"full open, generated, 3\d\d lines": rf"{figure} lines/s",
+        r"full open, generated, 6\d\d lines": rf"{figure} lines/s",
+        r"full open, assembled, [\d,]+ lines": rf"{figure} lines/s",
         r"peak memory, 600-line file open": rf"{figure} MB",
         r"keystroke → diagnostics \(incremental\), median": rf"{figure} ms",
         r"keystroke → diagnostics \(incremental\), p95": rf"{figure} ms",
@@ -42,11 +43,11 @@ def test_the_benchmark_drives_the_server_and_writes_every_row(tmp_path: Path) ->
         r"hover, p95": rf"{figure} ms",
         r"board at a random line \(mtgr/board: JSON, HTML and text\), p95": rf"{figure} ms",
     }
-    assert len(rows) == len(measures) == len(expected), rows
+    assert len(rows) == len(measures) == len(expected) + 1, rows  # assembled: two sizes
     for name, value in expected.items():
         matches = [row for row in rows if re.fullmatch(name, row)]
-        assert len(matches) == 1, (name, rows)
-        assert re.fullmatch(value, rows[matches[0]]), (name, rows[matches[0]])
+        assert len(matches) == (2 if "assembled" in name else 1), (name, rows)
+        assert all(re.fullmatch(value, rows[match]) for match in matches), (name, rows)
     assert re.search(r"^Machine: \d+ cores", report, re.MULTILINE)
     assert re.search(r"load average [0-9.]+ at the start and [0-9.]+ at the end", report)
 
@@ -70,6 +71,8 @@ def test_the_benchmark_drives_the_server_and_writes_every_row(tmp_path: Path) ->
     for row in requests:  # the first answer after open, or the reply's size; the server's CPU
         notes = "first after open " if row[1].endswith("nothing changed") else "reply "
         assert re.fullmatch(timing, row[3]) and row[6].startswith(notes), row
+        if row[1].endswith("after an edit"):
+            assert re.search(rf"the client's parse of a reply: median {figure} ms", row[6])
         if sys.platform == "linux":  # read from /proc
             assert re.search(rf"server CPU median {figure} ms", row[6]), row
 
