@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import count, pairwise
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
@@ -115,35 +115,58 @@ def line_tokens(
     document: OpenDocument, line: int, objects: Mapping[int, str | None]
 ) -> list[tuple[int, int, int, int]]:
     """(start, length, type, modifiers) in the client's units, for one line, given the
-    objects the line names as they stand after it (number -> card name, None if hidden)."""
+    objects the line names as they stand after it (number -> card name, None if hidden).
+
+    Read from the parse's token columns, not from Token objects: the first request after
+    a long record opens asks this of every line."""
     parsed = document.document.lines[line].parsed
     text = document.document.texts[line]
     statement = parsed.statement
-    tokens = parsed.tokens if parsed.error is None else rough_tokens(text, parsed)
-    causes = cause_spans(statement)
-    introduced = statement.subject.span if isinstance(statement, t.New | t.AbilityOf) else None
-    if isinstance(statement, t.Draw):
+    if parsed.error is None:
+        offset = parsed.offset
+        columns = [
+            (offset + start, offset + end, kind) for start, end, kind in parsed.token_columns
+        ]
+        if parsed.comment is not None:
+            columns.append((parsed.comment.start, parsed.comment.end, t.TokenKind.COMMENT))
+    else:
+        columns = [(k.span.start, k.span.end, k.kind) for k in rough_tokens(text, parsed)]
+    columns.sort(key=_START)
+    causes = (
+        {(span.start, span.end) for span in cause_spans(statement)}
+        if statement is not None and (statement.replacements or statement.cause is not None)
+        else None
+    )
+    introduced: t.Span | None = None
+    if isinstance(statement, t.New | t.AbilityOf):
+        introduced = statement.subject.span
+    elif isinstance(statement, t.Draw):
         introduced = statement.drawn.span
+    ascii_only = text.isascii()  # one unit a character: columns are the client's units
     out: list[tuple[int, int, int, int]] = []
-    for token in sorted(tokens, key=lambda k: k.span.start):
-        kind = _KIND_TYPE[token.kind]
+    for start, end, kind in columns:
         modifiers = 0
-        word = text[token.span.start : token.span.end]
-        if token.kind is t.TokenKind.OBJECT:
-            number = int(word[1:]) if word[1:].isdigit() else None
+        if kind is t.TokenKind.OBJECT:
+            digits = text[start + 1 : end]
+            number = int(digits) if digits.isdigit() else None
             if number in objects:
-                modifiers |= _MOD["hidden"] if objects[number] is None else _MOD["known"]
-            if token.span == introduced:
-                modifiers |= _MOD["declaration"]
-        if token.kind is t.TokenKind.KEYWORD and word in CAUSE_WORDS:
-            modifiers |= _MOD["cause"]
-        if token.span in causes:
-            modifiers |= _MOD["cause"]
-        start = document.to_character(line, token.span.start)
-        end = document.to_character(line, token.span.end)
+                modifiers |= _HIDDEN if objects[number] is None else _KNOWN
+            if introduced is not None and introduced.start == start and introduced.end == end:
+                modifiers |= _DECLARATION
+        elif kind is t.TokenKind.KEYWORD and text[start:end] in CAUSE_WORDS:
+            modifiers |= _CAUSE
+        if causes and (start, end) in causes:
+            modifiers |= _CAUSE
+        if not ascii_only:
+            start, end = document.to_character(line, start), document.to_character(line, end)
         if end > start:
-            out.append((start, end - start, _TYPE[kind], modifiers))
+            out.append((start, end - start, _TYPE_OF_KIND[kind], modifiers))
     return out
+
+
+_START = itemgetter(0)
+_TYPE_OF_KIND = {kind: _TYPE[name] for kind, name in _KIND_TYPE.items()}
+_KNOWN, _HIDDEN, _CAUSE, _DECLARATION = (_MOD[name] for name in TOKEN_MODIFIERS)
 
 
 def encode(document: OpenDocument, first: int = 0, last: int | None = None) -> list[int]:
