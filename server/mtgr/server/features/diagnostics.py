@@ -31,7 +31,7 @@ from mtgr.rules.context import Finding
 from mtgr.rules.registry import Severity
 from mtgr.rules.walk import Line
 from mtgr.server.features.log import LOGGER
-from mtgr.server.transport import PiecesWriter
+from mtgr.server.transport import QueuedWriter
 from mtgr.syntax.tree import JudgeEvent, Span
 
 if TYPE_CHECKING:
@@ -590,8 +590,8 @@ def publish(server: MtgrServer, document: OpenDocument, walk: Walk | None = None
     )
     pieces = kept.message_pieces(head.encode("ascii"), b"}}")
     writer = server.protocol.writer
-    if isinstance(writer, PiecesWriter):
-        writer.write_pieces(pieces)
+    if isinstance(writer, QueuedWriter):  # a publish not yet written is replaced by this one
+        writer.replace(document.uri, pieces)
     else:
         send_framed(server, b"".join(pieces))
 

@@ -1,0 +1,144 @@
+"""The server's queued writer (transport.QueuedWriter): messages leave in the order they
+were made, a publish not yet started is replaced by a newer one for the same document,
+nothing else is ever dropped, and a client that is gone costs nothing more."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from mtgr.server.transport import QueuedWriter
+
+
+class GatedSink:
+    """Records what it is given; the first write blocks until `gate` is set, as a write
+    to a client still reading an earlier message does."""
+
+    def __init__(self, fail_with: OSError | None = None) -> None:
+        self.written: list[bytes] = []
+        self.entered = threading.Event()
+        self.gate = threading.Event()
+        self.closed = False
+        self._fail_with = fail_with
+
+    def write_pieces(self, pieces: list[bytes]) -> None:
+        if not self.entered.is_set():
+            self.entered.set()
+            assert self.gate.wait(30), "the test never opened the gate"
+        if self._fail_with is not None:
+            raise self._fail_with
+        self.written.append(b"".join(pieces))
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def blocked_writer(sink: GatedSink, first: bytes = b"first") -> QueuedWriter:
+    """A writer whose thread is inside the sink, writing `first`."""
+    writer = QueuedWriter(sink)
+    writer.write(first)
+    assert sink.entered.wait(30)
+    return writer
+
+
+def test_responses_keep_their_order_and_only_stale_publishes_go() -> None:
+    sink = GatedSink()
+    writer = blocked_writer(sink)
+    writer.replace("file:///a.mtgr", [b"publish a", b" v1"])
+    writer.write(b"response 1")
+    writer.replace("file:///a.mtgr", [b"publish a", b" v2"])
+    writer.write_pieces([b"response", b" 2"])
+    writer.replace("file:///b.mtgr", [b"publish b v1"])
+    writer.write(b"log")
+    writer.replace("file:///a.mtgr", [b"publish a v3"])
+    sink.gate.set()
+    writer.close()
+    assert sink.written == [
+        b"first",
+        b"response 1",
+        b"response 2",
+        b"publish b v1",
+        b"log",
+        b"publish a v3",
+    ]
+    assert sink.closed
+
+
+def test_a_publish_being_written_is_not_replaced() -> None:
+    """Once a publish has started to go out, the client reads all of it: the newer one
+    follows it, and replaces nothing."""
+    sink = GatedSink()
+    writer = blocked_writer(sink)
+    writer.replace("file:///a.mtgr", [b"publish a v1"])
+    sink.gate.set()
+    writer.close()
+    sink = GatedSink()
+    writer = QueuedWriter(sink)
+    writer.replace("file:///a.mtgr", [b"publish a v1"])
+    assert sink.entered.wait(30)
+    writer.replace("file:///a.mtgr", [b"publish a v2"])
+    writer.write(b"response")
+    sink.gate.set()
+    writer.close()
+    assert sink.written == [b"publish a v1", b"publish a v2", b"response"]
+
+
+def test_nothing_but_stale_publishes_is_lost_in_a_long_run() -> None:
+    """Many messages of both kinds from several threads (pygls answers some requests on a
+    thread pool): every plain message arrives, each thread's in its order, and each
+    document's last publish arrives after everything its thread wrote before it."""
+    sink = GatedSink()
+    writer = blocked_writer(sink)
+
+    def produce(name: str) -> None:
+        for k in range(500):
+            writer.write(b"%s message %d" % (name.encode(), k))
+            writer.replace(f"file:///{name}.mtgr", [b"%s publish %d" % (name.encode(), k)])
+
+    producers = [threading.Thread(target=produce, args=(name,)) for name in ("x", "y", "z")]
+    for producer in producers:
+        producer.start()
+    sink.gate.set()
+    for producer in producers:
+        producer.join()
+    writer.close()
+    for name in (b"x", b"y", b"z"):
+        plain = [m for m in sink.written if m.startswith(name + b" message")]
+        assert plain == [b"%s message %d" % (name, k) for k in range(500)]
+        publishes = [m for m in sink.written if m.startswith(name + b" publish")]
+        numbers = [int(m.rsplit(b" ", 1)[1]) for m in publishes]
+        assert numbers == sorted(numbers) and numbers[-1] == 499
+        assert sink.written.index(name + b" publish 499") > sink.written.index(
+            name + b" message 499"
+        )
+
+
+@pytest.mark.parametrize("error", [BrokenPipeError(32, "Broken pipe"), ValueError("closed")])
+def test_a_client_that_is_gone_ends_the_writing(error: Exception) -> None:
+    sink = GatedSink(fail_with=error)  # type: ignore[arg-type]
+    writer = blocked_writer(sink)
+    writer.write(b"never written")
+    writer.replace("file:///a.mtgr", [b"never written either"])
+    sink.gate.set()
+    writer.close()
+    writer.write(b"after the end")
+    assert sink.written == []
+    assert writer.drain(0)
+
+
+def test_close_leaves_a_writer_blocked_on_a_client_that_stopped_reading(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A client that reads no more: `close` gives the queue its grace and returns, leaving
+    the output open under the thread still writing (the process's exit ends it)."""
+    monkeypatch.setattr("mtgr.server.transport.EXIT_GRACE_SECONDS", 0.05)
+    sink = GatedSink()
+    writer = blocked_writer(sink)
+    writer.write(b"queued")
+    writer.close()
+    assert not sink.closed
+    writer.write(b"after close")
+    sink.gate.set()
+    assert writer.drain(30)
+    assert sink.written == [b"first", b"queued"]
