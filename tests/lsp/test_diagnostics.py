@@ -151,6 +151,29 @@ def test_a_keystroke_converts_only_the_findings_of_the_lines_it_changed(
     assert len(converted) <= 2  # moved, not converted again
 
 
+def test_the_links_and_related_places_are_kept_only_in_the_form_the_client_takes() -> None:
+    """Built without links and related places (a client that does not take them), then in
+    full on the same kept diagnostics: each form has exactly its fields, the rest equal."""
+    text = TEXT + '"Alice" tap #1\n"Alice" tap #1\n'
+    document = OpenDocument("file:///x.mtgr", text, 1, types.PositionEncodingKind.Utf16)
+    kept = diagnostics.PublishedDiagnostics()
+    kept.build(document, Settings(), form=diagnostics.Form(False, False))
+    plain = json.loads(kept.array())
+    kept.build(document, Settings())
+    full = json.loads(kept.array())
+    assert any("relatedInformation" in d for d in full)
+    assert all("codeDescription" in d for d in full)
+    assert not any("relatedInformation" in d or "codeDescription" in d for d in plain)
+    for d in full:
+        d.pop("relatedInformation", None)
+        d.pop("codeDescription")
+    assert plain == full
+    kept.build(document, Settings(), form=diagnostics.Form(True, False))
+    related_only = json.loads(kept.array())
+    assert any("relatedInformation" in d for d in related_only)
+    assert not any("codeDescription" in d for d in related_only)
+
+
 def test_a_judges_ruling_added_or_removed_below_changes_the_kept_findings_above() -> None:
     """A `judge ... allow CODE` line silences findings on the lines above it (decision 0033):
     adding or deleting one changes what other lines' kept diagnostics show."""

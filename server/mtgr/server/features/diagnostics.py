@@ -14,7 +14,7 @@ from functools import cache
 from importlib.metadata import PackageNotFoundError, metadata
 from itertools import chain, compress
 from operator import attrgetter, is_not, itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from lsprotocol import types
 from lsprotocol.converters import get_converter
@@ -71,7 +71,31 @@ def explanation_uri(code: str) -> str | None:
     return f"{page}#{code.lower()}" if page else None
 
 
-def _json(document: OpenDocument, diagnostic: Diagnostic, written: dict[int, int]) -> str:
+class Form(NamedTuple):
+    """What a client takes in a diagnostic besides its place, message, severity, code and
+    source (LSP 3.17, PublishDiagnosticsClientCapabilities): each is sent only to a client
+    that says it supports it (a client that does not would drop it), and they are most of
+    a diagnostic's bytes (the link ~100, a related place repeats the document's URI)."""
+
+    related_information: bool = True
+    code_description: bool = True
+
+
+FULL = Form()
+
+
+def push_form(server: MtgrServer) -> Form:
+    """What the client takes in the diagnostics pushed to it."""
+    text_document = server.client_capabilities.text_document
+    takes = text_document.publish_diagnostics if text_document else None
+    if takes is None:
+        return Form(False, False)
+    return Form(bool(takes.related_information), bool(takes.code_description_support))
+
+
+def _json(
+    document: OpenDocument, diagnostic: Diagnostic, written: dict[int, int], form: Form = FULL
+) -> str:
     """A placed diagnostic as compact LSP JSON (a publish carries every diagnostic of the
     file, and the client reads it all), built straight from it in the order and form
     lsprotocol's converter gives a `Diagnostic` (fields in declared order, none left
@@ -84,11 +108,11 @@ def _json(document: OpenDocument, diagnostic: Diagnostic, written: dict[int, int
         "severity": SEVERITIES[diagnostic.severity].value,
         "code": diagnostic.code,
     }
-    href = explanation_uri(diagnostic.code)
+    href = explanation_uri(diagnostic.code) if form.code_description else None
     if href:
         lsp["codeDescription"] = {"href": href}
     lsp["source"] = "mtgr"
-    if diagnostic.related:
+    if diagnostic.related and form.related_information:
         lsp["relatedInformation"] = [
             {
                 "location": {
@@ -217,7 +241,8 @@ class PublishedDiagnostics:
     the emitting lines at C speed, not a conversion of every diagnostic."""
 
     def __init__(self) -> None:
-        self._severities: object = None
+        self._severities: object = None  # and the form the JSON was built in
+        self.form = FULL
         self._entries: dict[int, _Entry] = {}
         self._end: _Entry | None = None  # the end of the file's findings
         self._findings: dict[int, list[Finding]] = {}  # each entry's findings, by emitter
@@ -233,9 +258,15 @@ class PublishedDiagnostics:
         self._length = 0  # the document's lines at the last build
         self.result_id = "0"  # new whenever the body changes (pull: `unchanged`)
 
-    def build(self, document: OpenDocument, settings: Settings, walk: Walk | None = None) -> None:
+    def build(
+        self,
+        document: OpenDocument,
+        settings: Settings,
+        walk: Walk | None = None,
+        form: Form = FULL,
+    ) -> None:
         effective = document.severities(settings)
-        severities = tuple(sorted(effective.items(), key=lambda item: item[0]))
+        severities = (form, *sorted(effective.items(), key=lambda item: item[0]))
         touched = document.take_touched()
         low, high, moved, replaced = touched if touched is not None else (0, -1, False, ())
         entries, findings_of, naming = self._entries, self._findings, self._naming
@@ -246,6 +277,7 @@ class PublishedDiagnostics:
             naming.clear()
             self._end = None
         self._severities = severities
+        self.form = form
         # a ruling silences findings over the turns above it (check.ruled): the entries
         # naming a line whose allowed codes the edits changed are looked at again
         ruled_anew = self._rulings.update(document, low, high) if touched is not None else []
@@ -299,7 +331,7 @@ class PublishedDiagnostics:
         for entry in looked_at.values():
             before = entry.items
             if not (moved and entry.shift(delta, high)):
-                self._refresh(document, entry, effective, self._rulings)
+                self._refresh(document, entry, effective, self._rulings, form)
             if entry.items is not before and entry.items != before:
                 removed += before
                 added += entry.items
@@ -314,7 +346,7 @@ class PublishedDiagnostics:
         end.findings = walk.end_findings
         if end.high >= quiet_above and end.low <= quiet_below:
             before = end.items
-            self._refresh(document, end, effective, self._rulings)
+            self._refresh(document, end, effective, self._rulings, form)
             if end.items is not before and end.items != before:
                 removed += before
                 added += end.items
@@ -395,6 +427,7 @@ class PublishedDiagnostics:
         entry: _Entry,
         severities: Mapping[str, Severity | None],
         rulings: _Rulings,
+        form: Form,
     ) -> None:
         """Brings the entry's items up to date; its diagnostics are placed anew when a line
         it names changed its text, or the rulings over its findings changed."""
@@ -420,10 +453,12 @@ class PublishedDiagnostics:
             return
         if entry.templates is None or not same_texts:
             entry.silenced = silenced
-            entry.templates = PublishedDiagnostics._templates(document, entry, numbers, severities)
+            entry.templates = PublishedDiagnostics._templates(
+                document, entry, numbers, severities, form
+            )
         if entry.templates is None:
             entry.items = [
-                (d.line, d.span.start, d.code, _json(document, d, {}).encode("ascii"))
+                (d.line, d.span.start, d.code, _json(document, d, {}, form).encode("ascii"))
                 for d in _diagnostics(document, entry.findings, severities, entry.silenced)
             ]
             return
@@ -443,6 +478,7 @@ class PublishedDiagnostics:
         entry: _Entry,
         numbers: list[int | None],
         severities: Mapping[str, Severity | None],
+        form: Form,
     ) -> list[_Template] | None:
         """The entry's diagnostics in pieces; None when a line it names is gone or a
         message holds a number that reads like a placeholder (then placed whole)."""
@@ -455,7 +491,7 @@ class PublishedDiagnostics:
             if any(_SPLIT.search(message) for message in messages):
                 return None
             pieces: list[str | int] = []
-            for k, piece in enumerate(_SPLIT.split(_json(document, diagnostic, written))):
+            for k, piece in enumerate(_SPLIT.split(_json(document, diagnostic, written, form))):
                 slot = _sentinel_of(piece) if k % 2 else None
                 if k % 2 and (slot is None or not 0 <= slot < len(numbers)):
                     return None
@@ -580,7 +616,7 @@ def publish(server: MtgrServer, document: OpenDocument, walk: Walk | None = None
     if client_pulls(server):
         return
     kept = published(document)
-    kept.build(document, document.settings, walk)
+    kept.build(document, document.settings, walk, push_form(server))
     LOGGER.debug("%s version %s: %d diagnostics", document.uri, document.version, kept.count)
     # a re-check under way gives no version: its diagnostics are not yet the version's
     version = "" if document.version is None or walk else f',"version":{int(document.version)}'
@@ -641,7 +677,7 @@ def register(server: MtgrServer) -> None:
         if document is None:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         kept = published(document)
-        kept.build(document, document.settings)
+        kept.build(document, document.settings)  # in full: 3.17 asks pull clients nothing
         result_id = kept.result_id
         if params.previous_result_id == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
