@@ -5,10 +5,15 @@ nothing else is ever dropped, and a client that is gone costs nothing more."""
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import pytest
+from _rpc import RawServer
 
+from mtgr.server import transport
 from mtgr.server.transport import QueuedWriter
+
+fcntl = transport.fcntl  # None on Windows
 
 
 class GatedSink:
@@ -142,3 +147,25 @@ def test_close_leaves_a_writer_blocked_on_a_client_that_stopped_reading(
     sink.gate.set()
     assert writer.drain(30)
     assert sink.written == [b"first", b"queued"]
+
+
+@pytest.mark.skipif(
+    fcntl is None or not hasattr(fcntl, "F_GETPIPE_SZ"), reason="pipe sizes are Linux's"
+)
+def test_the_servers_output_pipe_holds_a_megabyte() -> None:
+    """Through the default 64 KB, a client reads a publish of megabytes 64 KB at a wake."""
+    raw = RawServer()
+    try:
+        raw.initialize()
+        assert raw.process.stdout is not None and fcntl is not None
+        size = fcntl.fcntl(raw.process.stdout.fileno(), fcntl.F_GETPIPE_SZ)
+        assert size >= transport.PIPE_BYTES
+    finally:
+        raw.close()
+
+
+def test_widening_anything_but_a_pipe_changes_nothing(tmp_path: Path) -> None:
+    with (tmp_path / "out").open("wb") as file:
+        transport.widen_pipe(file.fileno())
+        file.write(b"still writable")
+    assert (tmp_path / "out").read_bytes() == b"still writable"
