@@ -5,6 +5,7 @@ nothing else is ever dropped, and a client that is gone costs nothing more."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -87,6 +88,38 @@ def test_a_publish_being_written_is_not_replaced() -> None:
     sink.gate.set()
     writer.close()
     assert sink.written == [b"publish a v1", b"publish a v2", b"response"]
+
+
+def test_a_publish_superseded_before_its_turn_is_not_written() -> None:
+    """A publish whose document has changed by the time the writer comes to it is stale
+    (the change's check publishes anew): dropped, as is nothing else."""
+    sink = GatedSink()
+    writer = blocked_writer(sink)
+    version = {"file:///a.mtgr": 1, "file:///b.mtgr": 1}
+
+    def changed_since(uri: str) -> Callable[[], bool]:
+        seen = version[uri]
+        return lambda: version[uri] != seen
+
+    writer.replace("file:///a.mtgr", [b"publish a v1"], changed_since("file:///a.mtgr"))
+    writer.replace("file:///b.mtgr", [b"publish b v1"], changed_since("file:///b.mtgr"))
+    writer.write(b"response")
+    version["file:///a.mtgr"] = 2  # a change came while the client was still reading
+    sink.gate.set()
+    writer.close()
+    assert sink.written == [b"first", b"publish b v1", b"response"]
+
+
+def test_a_failing_question_writes_the_publish() -> None:
+    def broken() -> bool:
+        raise RuntimeError("a bug")
+
+    sink = GatedSink()
+    writer = blocked_writer(sink)
+    writer.replace("file:///a.mtgr", [b"publish a v1"], broken)
+    sink.gate.set()
+    writer.close()
+    assert sink.written == [b"first", b"publish a v1"]
 
 
 def test_nothing_but_stale_publishes_is_lost_in_a_long_run() -> None:

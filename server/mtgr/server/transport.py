@@ -325,11 +325,27 @@ _IOV_MAX = 1024  # the fewest pieces a writev takes on every POSIX system (IOV_M
 
 
 class _Message:
-    __slots__ = ("pieces", "replaceable_as")
+    __slots__ = ("pieces", "replaceable_as", "superseded")
 
-    def __init__(self, pieces: list[bytes] | None, replaceable_as: str | None) -> None:
+    def __init__(
+        self,
+        pieces: list[bytes] | None,
+        replaceable_as: str | None = None,
+        superseded: Callable[[], bool] | None = None,
+    ) -> None:
         self.pieces = pieces  # None: replaced by a newer one, not to be written
         self.replaceable_as = replaceable_as
+        self.superseded = superseded
+
+
+def _superseded(message: _Message) -> bool:
+    if message.superseded is None:
+        return False
+    try:
+        return message.superseded()
+    except Exception:  # written rather than lost
+        logger.exception("asking whether a message is superseded failed")
+        return False
 
 
 class QueuedWriter:
@@ -341,8 +357,10 @@ class QueuedWriter:
     A message put with `replace` (publishDiagnostics, keyed by document) that has not
     started to be written when a newer one with the same key comes is dropped, and the
     newer one goes at the end of the queue: a publish replaces the set before it (LSP
-    3.17, "PublishDiagnostics Notification"), so the client only needs the newest. Every
-    other message is written, in order; none overtakes an earlier one.
+    3.17, "PublishDiagnostics Notification"), so the client only needs the newest. It is
+    also dropped when, as its turn comes, its `superseded` says a newer one is on its way
+    (the document has changed since: that change's check publishes). Every other message
+    is written, in order; none overtakes an earlier one.
 
     At `close` (on `exit`, at the end of the input) what is queued is written within
     EXIT_GRACE_SECONDS; a client that stops reading gets no more than that, and a client
@@ -361,16 +379,19 @@ class QueuedWriter:
 
     def write(self, data: bytes) -> None:
         """pygls's writer interface: one framed message."""
-        self._put(_Message([data], None))
+        self._put(_Message([data]))
 
     def write_pieces(self, pieces: list[bytes]) -> None:
         """One framed message in pieces (a writev each IOV_MAX of them, never joined)."""
-        self._put(_Message(pieces, None))
+        self._put(_Message(pieces))
 
-    def replace(self, key: str, pieces: list[bytes]) -> None:
+    def replace(
+        self, key: str, pieces: list[bytes], superseded: Callable[[], bool] | None = None
+    ) -> None:
         """A framed message that replaces the one queued with the same key, if that one has
-        not started to be written."""
-        message = _Message(pieces, key)
+        not started to be written; `superseded` (asked on this thread, as its turn comes)
+        True: a newer one with the key is sure to follow, and this one is not written."""
+        message = _Message(pieces, key, superseded)
         with self._changed:
             stale = self._newest.get(key)
             if stale is not None:
@@ -397,7 +418,7 @@ class QueuedWriter:
                 if key is not None and self._newest.get(key) is message:
                     del self._newest[key]
                 pieces = message.pieces
-            if pieces is None:
+            if pieces is None or _superseded(message):
                 continue
             try:
                 self._sink.write_pieces(pieces)

@@ -9,7 +9,7 @@ import json
 import re
 import weakref
 from bisect import bisect_left
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from importlib.metadata import PackageNotFoundError, metadata
 from itertools import chain, compress
@@ -627,9 +627,19 @@ def publish(server: MtgrServer, document: OpenDocument, walk: Walk | None = None
     pieces = kept.message_pieces(head.encode("ascii"), b"}}")
     writer = server.protocol.writer
     if isinstance(writer, QueuedWriter):  # a publish not yet written is replaced by this one
-        writer.replace(document.uri, pieces)
+        writer.replace(document.uri, pieces, _changed_since(document))
     else:
         send_framed(server, b"".join(pieces))
+
+
+def _changed_since(document: OpenDocument) -> Callable[[], bool] | None:
+    """Whether the document has taken a change since now (asked on the writing thread):
+    then the diagnostics of this version are stale before the client reads them, and the
+    check of that change publishes anew (documents.check_soon; a close publishes too)."""
+    version = document.version
+    if version is None:
+        return None
+    return lambda: document.version != version
 
 
 def send_raw(server: MtgrServer, message: str) -> None:
