@@ -273,16 +273,16 @@ def test_the_published_message_is_framed_with_its_length_and_holds_the_array(cou
 def test_a_message_written_in_pieces_arrives_whole_and_in_order(
     monkeypatch: pytest.MonkeyPatch, most: int | None
 ) -> None:
-    """The pieces writer (transport.PiecesWriter) sends the diagnostics' pieces without
-    joining them: more pieces than one writev takes, more bytes than a pipe holds, and
-    (`most`) a writev that writes only part of what it was given, ending within a piece."""
+    """The pieces writer (transport.PiecesWriter) sends the diagnostics' pieces as one
+    message: many pieces, more bytes than a pipe holds, and (`most`) a write that writes
+    only part of what it was given, ending within a piece."""
     if most is not None:
-        writev = os.writev
+        write = os.write
 
-        def partly(descriptor: int, buffers: list) -> int:
-            return writev(descriptor, [b"".join(bytes(b) for b in buffers)[:most]])
+        def partly(descriptor: int, data: bytes) -> int:
+            return write(descriptor, bytes(data[:most]))
 
-        monkeypatch.setattr(transport.os, "writev", partly)
+        monkeypatch.setattr(transport.os, "write", partly)
     pieces = [b"%d:" % k + b"x" * (k % 97) for k in range(5000)]
     read_end, write_end = os.pipe()
     received: list[bytes] = []
@@ -300,4 +300,4 @@ def test_a_message_written_in_pieces_arrives_whole_and_in_order(
         writer.write(b";last")
     reading.join(timeout=60)
     assert received == [b"first;" + b"".join(pieces) + b";last"]
-    assert len(received[0]) > 2**16 and len(pieces) > 1024
+    assert len(received[0]) > 2**16

@@ -413,8 +413,8 @@ class PublishedDiagnostics:
         return b"".join(self.message_pieces(head, tail))
 
     def message_pieces(self, head: bytes, tail: bytes) -> list[bytes]:
-        """The same message in pieces, for a writer that sends them without joining them
-        (a copy of megabytes on every keystroke)."""
+        """The same message in pieces, joined by the writer on its own thread (a copy of
+        megabytes on every keystroke, kept off the event loop)."""
         parts = self.parts
         pieces = [b","] * max(2 * len(parts) - 1, 0)
         pieces[::2] = parts
