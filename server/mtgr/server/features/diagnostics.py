@@ -154,10 +154,10 @@ def _sentinel_of(text: str) -> int | None:
 
 class _Template:
     """One diagnostic's JSON as a format with a `%d` for each line number it writes, and
-    the slots of those numbers (indexes into its entry's lines): when the lines only move,
+    which of its entry's lines those numbers are (`pick`): when the lines only move,
     its JSON is the format applied to their new numbers, not a new conversion."""
 
-    __slots__ = ("code", "form", "slots", "start", "target")
+    __slots__ = ("code", "form", "pick", "start", "target")
 
     def __init__(self, code: str, start: int, target: int, pieces: list[str | int]) -> None:
         self.code = code
@@ -166,7 +166,8 @@ class _Template:
         self.form = "".join(
             "%d" if isinstance(p, int) else p.replace("%", "%%") for p in pieces
         ).encode("ascii")
-        self.slots = tuple(p for p in pieces if isinstance(p, int))
+        # the numbers its `%d`s take, from the entry's: a tuple, or one number for one
+        self.pick = itemgetter(*(p for p in pieces if isinstance(p, int)))
 
 
 _SPLIT = re.compile(r"(?<![0-9])(21474835\d\d|21474836[0-4]\d)(?![0-9])")
@@ -222,7 +223,7 @@ class _Entry:
                 numbers[template.target],
                 template.start,
                 template.code,
-                template.form % tuple([numbers[slot] for slot in template.slots]),
+                template.form % template.pick(numbers),
             )
             for template in templates
         ]
@@ -467,7 +468,7 @@ class PublishedDiagnostics:
                 numbers[template.target],
                 template.start,
                 template.code,
-                template.form % tuple([numbers[slot] for slot in template.slots]),
+                template.form % template.pick(numbers),
             )
             for template in entry.templates
         ]
