@@ -4,13 +4,18 @@ nothing else is ever dropped, and a client that is gone costs nothing more."""
 
 from __future__ import annotations
 
+import json
+import socket
+import subprocess
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from _rpc import RawServer
+from _rpc import ROOT, SERVER_COMMAND, RawServer, frame
 
+from mtgr.check import check_text
 from mtgr.server import transport
 from mtgr.server.transport import QueuedWriter
 
@@ -202,3 +207,77 @@ def test_widening_anything_but_a_pipe_changes_nothing(tmp_path: Path) -> None:
         transport.widen_pipe(file.fileno())
         file.write(b"still writable")
     assert (tmp_path / "out").read_bytes() == b"still writable"
+
+
+def _frames(connection: socket.socket) -> Iterator[dict]:
+    """The messages a server sends over a socket, one at a time."""
+    buffer = b""
+    while True:
+        while b"\r\n\r\n" not in buffer:
+            chunk = connection.recv(65536)
+            if not chunk:
+                return
+            buffer += chunk
+        header, _, buffer = buffer.partition(b"\r\n\r\n")
+        fields = dict(line.split(b":", 1) for line in header.split(b"\r\n"))
+        length = int(fields[b"Content-Length"])
+        while len(buffer) < length:
+            chunk = connection.recv(65536)
+            if not chunk:
+                return
+            buffer += chunk
+        body, buffer = buffer[:length], buffer[length:]
+        yield json.loads(body)
+
+
+def test_the_tcp_transport_answers_publishes_and_exits() -> None:
+    """`mtgr lsp --tcp` writes through the same queued writer, to a socket."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [*SERVER_COMMAND, "--tcp", f"127.0.0.1:{port}"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+    )
+    try:
+        for _ in range(200):
+            try:
+                connection = socket.create_connection(("127.0.0.1", port), timeout=30)
+                break
+            except OSError:
+                time.sleep(0.05)
+        else:
+            pytest.fail("the server never listened")
+        with connection:
+
+            def send(message: dict) -> None:
+                body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+                connection.sendall(frame(body))
+
+            messages = _frames(connection)
+            send({"id": 1, "method": "initialize", "params": {"capabilities": {}}})
+            assert "capabilities" in next(m for m in messages if m.get("id") == 1)["result"]
+            send({"method": "initialized", "params": {}})
+            uri = "file:///tmp/tcp.mtgr"
+            text = (
+                'mtgr 0.4\nplayer "Alice"\nperspective "Alice"\n"Alice" draw #1\n"Alice" draw #1\n'
+            )
+            item = {"uri": uri, "languageId": "mtgr", "version": 1, "text": text}
+            send({"method": "textDocument/didOpen", "params": {"textDocument": item}})
+            published = next(
+                m for m in messages if m.get("method") == "textDocument/publishDiagnostics"
+            )
+            assert published["params"]["version"] == 1
+            assert [d["code"] for d in published["params"]["diagnostics"]] == [
+                d.code for d in check_text(text)
+            ]
+            send({"id": 2, "method": "shutdown"})
+            assert next(m for m in messages if m.get("id") == 2)["result"] is None
+            send({"method": "exit"})
+            assert server.wait(30) == 0
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(10)
