@@ -170,6 +170,16 @@ def test_a_client_that_is_gone_ends_the_writing(error: Exception) -> None:
     assert writer.drain(0)
 
 
+def test_a_message_that_cannot_be_made_costs_only_itself() -> None:
+    sink = GatedSink()
+    writer = blocked_writer(sink)
+    writer.write_pieces([b"half", "not bytes"])  # type: ignore[list-item]
+    writer.write(b"next")
+    sink.gate.set()
+    writer.close()
+    assert sink.written == [b"first", b"next"]
+
+
 def test_close_leaves_a_writer_blocked_on_a_client_that_stopped_reading(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -424,6 +424,8 @@ class QueuedWriter:
                     self._queue.clear()
                     self._newest.clear()
                 return
+            except Exception:  # a bug in making the message: it alone is lost
+                logger.exception("a message could not be written")
 
     def drain(self, timeout: float) -> bool:
         """Stops taking messages and waits up to `timeout` seconds for those queued to be
