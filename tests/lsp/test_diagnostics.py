@@ -295,9 +295,9 @@ def test_a_message_written_in_pieces_arrives_whole_and_in_order(
     reading.start()
     with os.fdopen(write_end, "wb") as stdout:
         writer = transport.PiecesWriter(stdout)
-        writer.write(b"first;")
+        writer.write_pieces([b"first;"])
         writer.write_pieces(pieces)
-        writer.write(b";last")
+        writer.write_pieces([b";last"])
     reading.join(timeout=60)
     assert received == [b"first;" + b"".join(pieces) + b";last"]
     assert len(received[0]) > 2**16

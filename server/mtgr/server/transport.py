@@ -244,12 +244,13 @@ def widen_pipe(descriptor: int) -> None:
     """Gives the output pipe room for a megabyte where it can (Linux): a publish on a long
     record is megabytes, and through the default 64 KB the client's reader wakes for
     each 64 KB (measured: 8.8 MB arrived in 55 ms through 64 KB, 16 ms through 1 MB).
-    Anything but a pipe, or a system without the call, keeps what it has."""
-    set_size = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl is not None else None
-    if set_size is None:
+    Anything but a pipe, a pipe as wide already, or a system without the call keeps
+    what it has."""
+    if fcntl is None or not hasattr(fcntl, "F_SETPIPE_SZ"):
         return
     with contextlib.suppress(OSError):
-        fcntl.fcntl(descriptor, set_size, PIPE_BYTES)
+        if fcntl.fcntl(descriptor, fcntl.F_GETPIPE_SZ) < PIPE_BYTES:
+            fcntl.fcntl(descriptor, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
 
 
 def serve_tcp(server: LanguageServer, host: str, port: int) -> None:
@@ -276,9 +277,6 @@ class _SocketWriter:
     def __init__(self, connection: Any) -> None:
         self._connection = connection
 
-    def write(self, data: bytes) -> None:
-        self._connection.sendall(data)
-
     def write_pieces(self, pieces: list[bytes]) -> None:
         self._connection.sendall(b"".join(pieces))
 
@@ -299,9 +297,6 @@ class PiecesWriter:
 
     def close(self) -> None:
         self._stdout.close()
-
-    def write(self, data: bytes) -> None:
-        self.write_pieces([data])
 
     def write_pieces(self, pieces: list[bytes]) -> None:
         self._stdout.flush()
