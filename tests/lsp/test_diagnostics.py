@@ -273,17 +273,18 @@ def test_the_published_message_is_framed_with_its_length_and_holds_the_array(cou
 def test_a_message_written_in_pieces_arrives_whole_and_in_order(
     monkeypatch: pytest.MonkeyPatch, most: int | None
 ) -> None:
-    """The pieces writer (transport.PiecesWriter) sends the diagnostics' pieces as one
-    message: many pieces, more bytes than a pipe holds, and (`most`) a write that writes
-    only part of what it was given, ending within a piece."""
+    """The pieces writer (transport.PiecesWriter) sends a message's pieces whole and in
+    order: many pieces (joined), a few (each), more bytes than a pipe holds, and (`most`)
+    a writev that writes only part of what it was given, ending within a piece."""
     if most is not None:
-        write = os.write
+        writev = os.writev
 
-        def partly(descriptor: int, data: bytes) -> int:
-            return write(descriptor, bytes(data[:most]))
+        def partly(descriptor: int, buffers: list) -> int:
+            return writev(descriptor, [b"".join(bytes(b) for b in buffers)[:most]])
 
-        monkeypatch.setattr(transport.os, "write", partly)
+        monkeypatch.setattr(transport.os, "writev", partly)
     pieces = [b"%d:" % k + b"x" * (k % 97) for k in range(5000)]
+    few = [b"%d:" % k + b"y" * 300 for k in range(6)]
     read_end, write_end = os.pipe()
     received: list[bytes] = []
 
@@ -297,7 +298,8 @@ def test_a_message_written_in_pieces_arrives_whole_and_in_order(
         writer = transport.PiecesWriter(stdout)
         writer.write_pieces([b"first;"])
         writer.write_pieces(pieces)
+        writer.write_pieces(few)
         writer.write_pieces([b";last"])
     reading.join(timeout=60)
-    assert received == [b"first;" + b"".join(pieces) + b";last"]
+    assert received == [b"first;" + b"".join(pieces) + b"".join(few) + b";last"]
     assert len(received[0]) > 2**16

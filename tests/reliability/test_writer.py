@@ -45,6 +45,19 @@ class GatedSink:
         self.closed = True
 
 
+def made(*pieces: bytes) -> Callable[[], list[bytes]]:
+    """A message's maker, as diagnostics.publish gives it, that says when it was called."""
+
+    def make() -> list[bytes]:
+        MADE.append(b"".join(pieces))
+        return list(pieces)
+
+    return make
+
+
+MADE: list[bytes] = []
+
+
 def blocked_writer(sink: GatedSink, first: bytes = b"first") -> QueuedWriter:
     """A writer whose thread is inside the sink, writing `first`."""
     writer = QueuedWriter(sink)
@@ -56,15 +69,17 @@ def blocked_writer(sink: GatedSink, first: bytes = b"first") -> QueuedWriter:
 def test_responses_keep_their_order_and_only_stale_publishes_go() -> None:
     sink = GatedSink()
     writer = blocked_writer(sink)
-    writer.replace("file:///a.mtgr", [b"publish a", b" v1"])
+    writer.replace("file:///a.mtgr", made(b"publish a", b" v1"))
     writer.write(b"response 1")
-    writer.replace("file:///a.mtgr", [b"publish a", b" v2"])
+    writer.replace("file:///a.mtgr", made(b"publish a", b" v2"))
     writer.write_pieces([b"response", b" 2"])
-    writer.replace("file:///b.mtgr", [b"publish b v1"])
+    writer.replace("file:///b.mtgr", made(b"publish b v1"))
     writer.write(b"log")
-    writer.replace("file:///a.mtgr", [b"publish a v3"])
+    writer.replace("file:///a.mtgr", made(b"publish a v3"))
+    MADE.clear()
     sink.gate.set()
     writer.close()
+    assert MADE == [b"publish b v1", b"publish a v3"]  # a replaced one is never made
     assert sink.written == [
         b"first",
         b"response 1",
@@ -81,14 +96,14 @@ def test_a_publish_being_written_is_not_replaced() -> None:
     follows it, and replaces nothing."""
     sink = GatedSink()
     writer = blocked_writer(sink)
-    writer.replace("file:///a.mtgr", [b"publish a v1"])
+    writer.replace("file:///a.mtgr", made(b"publish a v1"))
     sink.gate.set()
     writer.close()
     sink = GatedSink()
     writer = QueuedWriter(sink)
-    writer.replace("file:///a.mtgr", [b"publish a v1"])
+    writer.replace("file:///a.mtgr", made(b"publish a v1"))
     assert sink.entered.wait(30)
-    writer.replace("file:///a.mtgr", [b"publish a v2"])
+    writer.replace("file:///a.mtgr", made(b"publish a v2"))
     writer.write(b"response")
     sink.gate.set()
     writer.close()
@@ -106,8 +121,8 @@ def test_a_publish_superseded_before_its_turn_is_not_written() -> None:
         seen = version[uri]
         return lambda: version[uri] != seen
 
-    writer.replace("file:///a.mtgr", [b"publish a v1"], changed_since("file:///a.mtgr"))
-    writer.replace("file:///b.mtgr", [b"publish b v1"], changed_since("file:///b.mtgr"))
+    writer.replace("file:///a.mtgr", made(b"publish a v1"), changed_since("file:///a.mtgr"))
+    writer.replace("file:///b.mtgr", made(b"publish b v1"), changed_since("file:///b.mtgr"))
     writer.write(b"response")
     version["file:///a.mtgr"] = 2  # a change came while the client was still reading
     sink.gate.set()
@@ -121,7 +136,7 @@ def test_a_failing_question_writes_the_publish() -> None:
 
     sink = GatedSink()
     writer = blocked_writer(sink)
-    writer.replace("file:///a.mtgr", [b"publish a v1"], broken)
+    writer.replace("file:///a.mtgr", made(b"publish a v1"), broken)
     sink.gate.set()
     writer.close()
     assert sink.written == [b"first", b"publish a v1"]
@@ -137,7 +152,7 @@ def test_nothing_but_stale_publishes_is_lost_in_a_long_run() -> None:
     def produce(name: str) -> None:
         for k in range(500):
             writer.write(b"%s message %d" % (name.encode(), k))
-            writer.replace(f"file:///{name}.mtgr", [b"%s publish %d" % (name.encode(), k)])
+            writer.replace(f"file:///{name}.mtgr", made(b"%s publish %d" % (name.encode(), k)))
 
     producers = [threading.Thread(target=produce, args=(name,)) for name in ("x", "y", "z")]
     for producer in producers:
@@ -162,7 +177,7 @@ def test_a_client_that_is_gone_ends_the_writing(error: Exception) -> None:
     sink = GatedSink(fail_with=error)  # type: ignore[arg-type]
     writer = blocked_writer(sink)
     writer.write(b"never written")
-    writer.replace("file:///a.mtgr", [b"never written either"])
+    writer.replace("file:///a.mtgr", made(b"never written either"))
     sink.gate.set()
     writer.close()
     writer.write(b"after the end")
