@@ -33,9 +33,19 @@ from benchmarks.generate import generate
 ROOT = Path(__file__).resolve().parent.parent
 MTGR = (sys.executable, "-m", "mtgr", "lsp")
 FLOOR = (sys.executable, "-m", "benchmarks.floor")
-# What the client says it can do: the outline as a tree, as VS Code and Neovim take it.
+# What the client says it can do, as VS Code says it: the outline as a tree; diagnostics
+# with their related places and explanation links (the server sends only what is taken).
 CAPABILITIES = {
-    "textDocument": {"documentSymbol": {"hierarchicalDocumentSymbolSupport": True}},
+    "textDocument": {
+        "documentSymbol": {"hierarchicalDocumentSymbolSupport": True},
+        "publishDiagnostics": {
+            "relatedInformation": True,
+            "versionSupport": False,
+            "tagSupport": {"valueSet": [1, 2]},
+            "codeDescriptionSupport": True,
+            "dataSupport": True,
+        },
+    },
 }
 
 

@@ -54,3 +54,36 @@ async def test_every_code_links_to_its_section_of_the_published_page(
         href = diagnostic.code_description.href
         assert href == f"{PAGE}#{str(diagnostic.code).lower()}"
         assert href.rsplit("#", 1)[1] in ANCHORS
+
+
+@pytest_lsp.fixture(
+    config=ClientServerConfig(server_command=[sys.executable, "-m", "mtgr", "lsp"]),
+)
+async def plain_client(lsp_client: LanguageClient):
+    """A client that declares no publishDiagnostics capabilities."""
+    await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=types.ClientCapabilities())
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio
+async def test_a_client_that_takes_no_links_or_related_places_gets_neither(
+    plain_client: LanguageClient,
+) -> None:
+    """Only what the client says it supports (LSP 3.17, PublishDiagnosticsClientCapabilities:
+    relatedInformation, codeDescriptionSupport): the rest of each diagnostic is the same."""
+    uri = MISTAKES.as_uri()
+    plain_client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=uri, language_id="mtgr", version=1, text=MISTAKES.read_text(encoding="utf-8")
+            )
+        )
+    )
+    await plain_client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    found = plain_client.diagnostics[uri]
+    assert len(found) >= 5
+    assert all(d.code_description is None and d.related_information is None for d in found)
+    assert all(d.code and d.source == "mtgr" and d.message for d in found)

@@ -151,6 +151,29 @@ def test_a_keystroke_converts_only_the_findings_of_the_lines_it_changed(
     assert len(converted) <= 2  # moved, not converted again
 
 
+def test_the_links_and_related_places_are_kept_only_in_the_form_the_client_takes() -> None:
+    """Built without links and related places (a client that does not take them), then in
+    full on the same kept diagnostics: each form has exactly its fields, the rest equal."""
+    text = TEXT + '"Alice" tap #1\n"Alice" tap #1\n'
+    document = OpenDocument("file:///x.mtgr", text, 1, types.PositionEncodingKind.Utf16)
+    kept = diagnostics.PublishedDiagnostics()
+    kept.build(document, Settings(), form=diagnostics.Form(False, False))
+    plain = json.loads(kept.array())
+    kept.build(document, Settings())
+    full = json.loads(kept.array())
+    assert any("relatedInformation" in d for d in full)
+    assert all("codeDescription" in d for d in full)
+    assert not any("relatedInformation" in d or "codeDescription" in d for d in plain)
+    for d in full:
+        d.pop("relatedInformation", None)
+        d.pop("codeDescription")
+    assert plain == full
+    kept.build(document, Settings(), form=diagnostics.Form(True, False))
+    related_only = json.loads(kept.array())
+    assert any("relatedInformation" in d for d in related_only)
+    assert not any("codeDescription" in d for d in related_only)
+
+
 def test_a_judges_ruling_added_or_removed_below_changes_the_kept_findings_above() -> None:
     """A `judge ... allow CODE` line silences findings on the lines above it (decision 0033):
     adding or deleting one changes what other lines' kept diagnostics show."""
@@ -250,9 +273,9 @@ def test_the_published_message_is_framed_with_its_length_and_holds_the_array(cou
 def test_a_message_written_in_pieces_arrives_whole_and_in_order(
     monkeypatch: pytest.MonkeyPatch, most: int | None
 ) -> None:
-    """The pieces writer (transport.PiecesWriter) sends the diagnostics' pieces without
-    joining them: more pieces than one writev takes, more bytes than a pipe holds, and
-    (`most`) a writev that writes only part of what it was given, ending within a piece."""
+    """The pieces writer (transport.PiecesWriter) sends a message's pieces whole and in
+    order: many pieces (joined), a few (each), more bytes than a pipe holds, and (`most`)
+    a writev that writes only part of what it was given, ending within a piece."""
     if most is not None:
         writev = os.writev
 
@@ -261,6 +284,7 @@ def test_a_message_written_in_pieces_arrives_whole_and_in_order(
 
         monkeypatch.setattr(transport.os, "writev", partly)
     pieces = [b"%d:" % k + b"x" * (k % 97) for k in range(5000)]
+    few = [b"%d:" % k + b"y" * 300 for k in range(6)]
     read_end, write_end = os.pipe()
     received: list[bytes] = []
 
@@ -272,9 +296,10 @@ def test_a_message_written_in_pieces_arrives_whole_and_in_order(
     reading.start()
     with os.fdopen(write_end, "wb") as stdout:
         writer = transport.PiecesWriter(stdout)
-        writer.write(b"first;")
+        writer.write_pieces([b"first;"])
         writer.write_pieces(pieces)
-        writer.write(b";last")
+        writer.write_pieces(few)
+        writer.write_pieces([b";last"])
     reading.join(timeout=60)
-    assert received == [b"first;" + b"".join(pieces) + b";last"]
-    assert len(received[0]) > 2**16 and len(pieces) > 1024
+    assert received == [b"first;" + b"".join(pieces) + b"".join(few) + b";last"]
+    assert len(received[0]) > 2**16

@@ -26,7 +26,8 @@ def frame(body: bytes) -> bytes:
 class RawServer:
     """The real server in a child process; messages read on a thread into a queue."""
 
-    def __init__(self) -> None:
+    def __init__(self, reading: bool = True) -> None:
+        """`reading` False: a client that never reads what the server writes."""
         self.process = subprocess.Popen(
             SERVER_COMMAND,
             stdin=subprocess.PIPE,
@@ -39,7 +40,8 @@ class RawServer:
         self.seen: list[Message] = []  # every message taken from the queue, in order
         self._next_id = 0
         self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
+        if reading:
+            self._reader.start()
         self._stderr: list[bytes] = []
         self._errors = threading.Thread(target=self._drain_stderr, daemon=True)
         self._errors.start()

@@ -275,3 +275,34 @@ def test_a_client_that_dies_while_the_server_is_busy() -> None:
         assert time.monotonic() - started < 5
     finally:
         raw.close()
+
+
+def test_exit_is_prompt_while_the_client_reads_nothing() -> None:
+    """A client that stops reading fills the pipe with publishes of a record with many
+    diagnostics; `shutdown` and `exit` are still taken and the server ends. (When writes
+    blocked the event loop, it never read them.)"""
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.session import as_is
+
+    text = as_is(3000)
+    raw = RawServer(reading=False)
+    try:
+        raw.request("initialize", {"processId": None, "capabilities": {}})
+        raw.notify("initialized", {})
+        raw.open(URI, text)
+        for version in range(2, 8):
+            change = {"range": _at(version), "text": "x"}
+            raw.notify(
+                "textDocument/didChange",
+                {"textDocument": {"uri": URI, "version": version}, "contentChanges": [change]},
+            )
+        raw.request("shutdown")
+        raw.notify("exit")
+        assert raw.wait(30) == 0, "the server never took exit"
+    finally:
+        raw.close()
+
+
+def _at(version: int) -> dict[str, dict[str, int]]:
+    position = {"line": 100 * version, "character": 0}
+    return {"start": position, "end": position}

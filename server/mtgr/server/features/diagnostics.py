@@ -9,12 +9,12 @@ import json
 import re
 import weakref
 from bisect import bisect_left
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from importlib.metadata import PackageNotFoundError, metadata
 from itertools import chain, compress
 from operator import attrgetter, is_not, itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from lsprotocol import types
 from lsprotocol.converters import get_converter
@@ -31,7 +31,7 @@ from mtgr.rules.context import Finding
 from mtgr.rules.registry import Severity
 from mtgr.rules.walk import Line
 from mtgr.server.features.log import LOGGER
-from mtgr.server.transport import PiecesWriter
+from mtgr.server.transport import QueuedWriter
 from mtgr.syntax.tree import JudgeEvent, Span
 
 if TYPE_CHECKING:
@@ -71,7 +71,31 @@ def explanation_uri(code: str) -> str | None:
     return f"{page}#{code.lower()}" if page else None
 
 
-def _json(document: OpenDocument, diagnostic: Diagnostic, written: dict[int, int]) -> str:
+class Form(NamedTuple):
+    """What a client takes in a diagnostic besides its place, message, severity, code and
+    source (LSP 3.17, PublishDiagnosticsClientCapabilities): each is sent only to a client
+    that says it supports it (a client that does not would drop it), and they are most of
+    a diagnostic's bytes (the link ~100, a related place repeats the document's URI)."""
+
+    related_information: bool = True
+    code_description: bool = True
+
+
+FULL = Form()
+
+
+def push_form(server: MtgrServer) -> Form:
+    """What the client takes in the diagnostics pushed to it."""
+    text_document = server.client_capabilities.text_document
+    takes = text_document.publish_diagnostics if text_document else None
+    if takes is None:
+        return Form(False, False)
+    return Form(bool(takes.related_information), bool(takes.code_description_support))
+
+
+def _json(
+    document: OpenDocument, diagnostic: Diagnostic, written: dict[int, int], form: Form = FULL
+) -> str:
     """A placed diagnostic as compact LSP JSON (a publish carries every diagnostic of the
     file, and the client reads it all), built straight from it in the order and form
     lsprotocol's converter gives a `Diagnostic` (fields in declared order, none left
@@ -84,11 +108,11 @@ def _json(document: OpenDocument, diagnostic: Diagnostic, written: dict[int, int
         "severity": SEVERITIES[diagnostic.severity].value,
         "code": diagnostic.code,
     }
-    href = explanation_uri(diagnostic.code)
+    href = explanation_uri(diagnostic.code) if form.code_description else None
     if href:
         lsp["codeDescription"] = {"href": href}
     lsp["source"] = "mtgr"
-    if diagnostic.related:
+    if diagnostic.related and form.related_information:
         lsp["relatedInformation"] = [
             {
                 "location": {
@@ -130,10 +154,10 @@ def _sentinel_of(text: str) -> int | None:
 
 class _Template:
     """One diagnostic's JSON as a format with a `%d` for each line number it writes, and
-    the slots of those numbers (indexes into its entry's lines): when the lines only move,
+    which of its entry's lines those numbers are (`pick`): when the lines only move,
     its JSON is the format applied to their new numbers, not a new conversion."""
 
-    __slots__ = ("code", "form", "slots", "start", "target")
+    __slots__ = ("code", "form", "pick", "start", "target")
 
     def __init__(self, code: str, start: int, target: int, pieces: list[str | int]) -> None:
         self.code = code
@@ -142,7 +166,8 @@ class _Template:
         self.form = "".join(
             "%d" if isinstance(p, int) else p.replace("%", "%%") for p in pieces
         ).encode("ascii")
-        self.slots = tuple(p for p in pieces if isinstance(p, int))
+        # the numbers its `%d`s take, from the entry's: a tuple, or one number for one
+        self.pick = itemgetter(*(p for p in pieces if isinstance(p, int)))
 
 
 _SPLIT = re.compile(r"(?<![0-9])(21474835\d\d|21474836[0-4]\d)(?![0-9])")
@@ -198,7 +223,7 @@ class _Entry:
                 numbers[template.target],
                 template.start,
                 template.code,
-                template.form % tuple([numbers[slot] for slot in template.slots]),
+                template.form % template.pick(numbers),
             )
             for template in templates
         ]
@@ -217,7 +242,8 @@ class PublishedDiagnostics:
     the emitting lines at C speed, not a conversion of every diagnostic."""
 
     def __init__(self) -> None:
-        self._severities: object = None
+        self._severities: object = None  # and the form the JSON was built in
+        self.form = FULL
         self._entries: dict[int, _Entry] = {}
         self._end: _Entry | None = None  # the end of the file's findings
         self._findings: dict[int, list[Finding]] = {}  # each entry's findings, by emitter
@@ -233,9 +259,15 @@ class PublishedDiagnostics:
         self._length = 0  # the document's lines at the last build
         self.result_id = "0"  # new whenever the body changes (pull: `unchanged`)
 
-    def build(self, document: OpenDocument, settings: Settings, walk: Walk | None = None) -> None:
+    def build(
+        self,
+        document: OpenDocument,
+        settings: Settings,
+        walk: Walk | None = None,
+        form: Form = FULL,
+    ) -> None:
         effective = document.severities(settings)
-        severities = tuple(sorted(effective.items(), key=lambda item: item[0]))
+        severities = (form, *sorted(effective.items(), key=lambda item: item[0]))
         touched = document.take_touched()
         low, high, moved, replaced = touched if touched is not None else (0, -1, False, ())
         entries, findings_of, naming = self._entries, self._findings, self._naming
@@ -246,6 +278,7 @@ class PublishedDiagnostics:
             naming.clear()
             self._end = None
         self._severities = severities
+        self.form = form
         # a ruling silences findings over the turns above it (check.ruled): the entries
         # naming a line whose allowed codes the edits changed are looked at again
         ruled_anew = self._rulings.update(document, low, high) if touched is not None else []
@@ -299,7 +332,7 @@ class PublishedDiagnostics:
         for entry in looked_at.values():
             before = entry.items
             if not (moved and entry.shift(delta, high)):
-                self._refresh(document, entry, effective, self._rulings)
+                self._refresh(document, entry, effective, self._rulings, form)
             if entry.items is not before and entry.items != before:
                 removed += before
                 added += entry.items
@@ -314,7 +347,7 @@ class PublishedDiagnostics:
         end.findings = walk.end_findings
         if end.high >= quiet_above and end.low <= quiet_below:
             before = end.items
-            self._refresh(document, end, effective, self._rulings)
+            self._refresh(document, end, effective, self._rulings, form)
             if end.items is not before and end.items != before:
                 removed += before
                 added += end.items
@@ -378,16 +411,21 @@ class PublishedDiagnostics:
 
     def message(self, head: bytes, tail: bytes) -> bytes:
         """`head`, the diagnostics' array and `tail` in LSP framing, joined in one copy."""
-        return b"".join(self.message_pieces(head, tail))
+        return b"".join(self.message_maker(head, tail)())
 
-    def message_pieces(self, head: bytes, tail: bytes) -> list[bytes]:
-        """The same message in pieces, for a writer that sends them without joining them
-        (a copy of megabytes on every keystroke)."""
-        parts = self.parts
-        pieces = [b","] * max(2 * len(parts) - 1, 0)
-        pieces[::2] = parts
-        length = len(head) + sum(map(len, parts)) + len(pieces) // 2 + 2 + len(tail)
-        return [b"Content-Length: %d\r\n\r\n" % length, head, b"[", *pieces, b"]", tail]
+    def message_maker(self, head: bytes, tail: bytes) -> Callable[[], list[bytes]]:
+        """Makes the same message in pieces later, from the diagnostics as they are now:
+        the writer calls it on its own thread, so the event loop only copies the list of
+        their JSON (a join of megabytes, and even a pass over 16,000 pieces, cost it
+        milliseconds on every keystroke)."""
+        parts = self.parts[:]  # `_update` changes the list in place
+
+        def make() -> list[bytes]:
+            array = b",".join(parts)
+            length = len(head) + len(array) + 2 + len(tail)
+            return [b"Content-Length: %d\r\n\r\n" % length, head, b"[", array, b"]", tail]
+
+        return make
 
     @staticmethod
     def _refresh(
@@ -395,6 +433,7 @@ class PublishedDiagnostics:
         entry: _Entry,
         severities: Mapping[str, Severity | None],
         rulings: _Rulings,
+        form: Form,
     ) -> None:
         """Brings the entry's items up to date; its diagnostics are placed anew when a line
         it names changed its text, or the rulings over its findings changed."""
@@ -420,10 +459,12 @@ class PublishedDiagnostics:
             return
         if entry.templates is None or not same_texts:
             entry.silenced = silenced
-            entry.templates = PublishedDiagnostics._templates(document, entry, numbers, severities)
+            entry.templates = PublishedDiagnostics._templates(
+                document, entry, numbers, severities, form
+            )
         if entry.templates is None:
             entry.items = [
-                (d.line, d.span.start, d.code, _json(document, d, {}).encode("ascii"))
+                (d.line, d.span.start, d.code, _json(document, d, {}, form).encode("ascii"))
                 for d in _diagnostics(document, entry.findings, severities, entry.silenced)
             ]
             return
@@ -432,7 +473,7 @@ class PublishedDiagnostics:
                 numbers[template.target],
                 template.start,
                 template.code,
-                template.form % tuple([numbers[slot] for slot in template.slots]),
+                template.form % template.pick(numbers),
             )
             for template in entry.templates
         ]
@@ -443,6 +484,7 @@ class PublishedDiagnostics:
         entry: _Entry,
         numbers: list[int | None],
         severities: Mapping[str, Severity | None],
+        form: Form,
     ) -> list[_Template] | None:
         """The entry's diagnostics in pieces; None when a line it names is gone or a
         message holds a number that reads like a placeholder (then placed whole)."""
@@ -455,7 +497,7 @@ class PublishedDiagnostics:
             if any(_SPLIT.search(message) for message in messages):
                 return None
             pieces: list[str | int] = []
-            for k, piece in enumerate(_SPLIT.split(_json(document, diagnostic, written))):
+            for k, piece in enumerate(_SPLIT.split(_json(document, diagnostic, written, form))):
                 slot = _sentinel_of(piece) if k % 2 else None
                 if k % 2 and (slot is None or not 0 <= slot < len(numbers)):
                     return None
@@ -580,7 +622,7 @@ def publish(server: MtgrServer, document: OpenDocument, walk: Walk | None = None
     if client_pulls(server):
         return
     kept = published(document)
-    kept.build(document, document.settings, walk)
+    kept.build(document, document.settings, walk, push_form(server))
     LOGGER.debug("%s version %s: %d diagnostics", document.uri, document.version, kept.count)
     # a re-check under way gives no version: its diagnostics are not yet the version's
     version = "" if document.version is None or walk else f',"version":{int(document.version)}'
@@ -588,12 +630,22 @@ def publish(server: MtgrServer, document: OpenDocument, walk: Walk | None = None
         '{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":'
         f'{json.dumps(document.uri)}{version},"diagnostics":'
     )
-    pieces = kept.message_pieces(head.encode("ascii"), b"}}")
+    make = kept.message_maker(head.encode("ascii"), b"}}")
     writer = server.protocol.writer
-    if isinstance(writer, PiecesWriter):
-        writer.write_pieces(pieces)
+    if isinstance(writer, QueuedWriter):  # a publish not yet written is replaced by this one
+        writer.replace(document.uri, make, _changed_since(document))
     else:
-        send_framed(server, b"".join(pieces))
+        send_framed(server, b"".join(make()))
+
+
+def _changed_since(document: OpenDocument) -> Callable[[], bool] | None:
+    """Whether the document has taken a change since now (asked on the writing thread):
+    then the diagnostics of this version are stale before the client reads them, and the
+    check of that change publishes anew (documents.check_soon; a close publishes too)."""
+    version = document.version
+    if version is None:
+        return None
+    return lambda: document.version != version
 
 
 def send_raw(server: MtgrServer, message: str) -> None:
@@ -641,7 +693,7 @@ def register(server: MtgrServer) -> None:
         if document is None:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         kept = published(document)
-        kept.build(document, document.settings)
+        kept.build(document, document.settings)  # in full: 3.17 asks pull clients nothing
         result_id = kept.result_id
         if params.previous_result_id == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
