@@ -3,7 +3,9 @@
 ## What it flags
 A `move battlefield -> graveyard by sba` of a permanent that, in the rebuilt state, has
 no damage marked on it, no counters, no loyalty counter just removed, is attached to
-nothing and did not just become unattached, has no lasting effect on it and no lasting
+nothing and did not just become unattached, has nothing attached to it (an Aura such as
+Dead Weight lowers toughness by a static ability, which writes no line), has no lasting
+effect on it and no lasting
 effect in force without an object, shares its name with no other permanent of its
 controller and is not another permanent of a player who just made the legend rule's choice
 (`"P" choose #M by sba`, decision 0061), and did not enter the battlefield since the last time a
@@ -74,8 +76,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
     ctx.report(
         RULE,
         f"nothing in the lines explains a state-based action for {obj.label()}: no damage "
-        "marked, no counters, no effect on it, nothing it was attached to left, no other "
-        "permanent of that name; is a damage or counters line missing, or is the cause wrong?",
+        "marked, no counters, no effect on it, nothing attached to it, nothing it was "
+        "attached to left, no other permanent of that name; is a damage or counters line missing, or is the cause wrong?",
         cause.agent.span,
         related=ctx.where(obj),
     )
@@ -107,10 +109,11 @@ def _explained(state: GameState, obj: GameObject) -> bool:
 
 def explained_but_by_the_legend_rule(state: GameState, obj: GameObject) -> bool:
     """What the lines show that puts a permanent into a graveyard `by sba`, the legend rule
-    aside: damage, counters, a loyalty counter just removed, an attachment, an effect
-    (decision 0024 item 3)."""
+    aside: damage, counters, a loyalty counter just removed, an attachment either way (an
+    Aura's or Equipment's static ability can lower the toughness of what it is attached
+    to, CR 704.5f), an effect (decision 0024 item 3)."""
     if obj.damage or obj.counters or obj.loyalty_gone is not None:
         return True
-    if obj.detached or obj.attached_to is not None:
+    if obj.detached or obj.attached_to is not None or state.attachments_of(obj.number):
         return True
     return any(e.on == obj.number or e.on is None for e in state.effects)
