@@ -3,8 +3,9 @@
 ## What it flags
 A `move battlefield -> graveyard by sba` of a permanent that, in the rebuilt state, has
 no damage marked on it, no counters, no loyalty counter just removed, is attached to
-nothing and did not just become unattached, has nothing attached to it (an Aura such as
-Dead Weight lowers toughness by a static ability, which writes no line), has no lasting
+nothing and did not just become unattached, has nothing attached to it and had nothing
+attached to it that left (an Aura such as Dead Weight lowers toughness by a static
+ability, which writes no line; a Germ token is 0/0 without its Batterskull), has no lasting
 effect on it and no lasting
 effect in force without an object, shares its name with no other permanent of its
 controller and is not another permanent of a player who just made the legend rule's choice
@@ -109,11 +110,13 @@ def _explained(state: GameState, obj: GameObject) -> bool:
 
 def explained_but_by_the_legend_rule(state: GameState, obj: GameObject) -> bool:
     """What the lines show that puts a permanent into a graveyard `by sba`, the legend rule
-    aside: damage, counters, a loyalty counter just removed, an attachment either way (an
-    Aura's or Equipment's static ability can lower the toughness of what it is attached
-    to, CR 704.5f), an effect (decision 0024 item 3)."""
+    aside: damage, counters, a loyalty counter just removed, an attachment either way,
+    now or one that left it (an Aura's or Equipment's static ability sets the toughness
+    of what it is attached to, CR 704.5f), an effect (decision 0024 item 3)."""
     if obj.damage or obj.counters or obj.loyalty_gone is not None:
         return True
-    if obj.detached or obj.attached_to is not None or state.attachments_of(obj.number):
+    if obj.detached or obj.attached_to is not None or obj.lost_attachment:
+        return True
+    if state.attachments_of(obj.number):
         return True
     return any(e.on == obj.number or e.on is None for e in state.effects)
