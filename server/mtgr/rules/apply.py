@@ -385,7 +385,7 @@ def _moved(
         damage=obj.damage if stays else 0,
         deathtouch=obj.deathtouch if stays else None,
         loyalty_gone=obj.loyalty_gone if stays else None,
-        lost_attachment=obj.lost_attachment and stays,
+        weakened=obj.weakened and stays,
         kept_by_legend=obj.kept_by_legend if stays else None,
         ring_bearer=obj.ring_bearer if stays else False,
         # chosen anew when it is cast again (CR 400.7); kept as a spell leaves the stack, for
@@ -538,9 +538,9 @@ def _detach(state: GameState, leaving: int) -> GameState:
 def _left_its_host(state: GameState, attachment: GameObject) -> GameState:
     """The permanent an attachment leaves remembers it: its toughness may fall to 0."""
     host = state.obj(attachment.attached_to) if isinstance(attachment.attached_to, int) else None
-    if host is None or host.lost_attachment:
+    if host is None or host.weakened:
         return state
-    return state.with_object(replace(host, lost_attachment=True))
+    return state.with_object(replace(host, weakened=True))
 
 
 def _out_of_combat(obj: GameObject) -> GameObject:
@@ -1617,7 +1617,8 @@ def _(statement: t.ObjectCounters, state: GameState, line: LineId) -> GameState:
     gone = obj.loyalty_gone
     if kind == "loyalty" and delta < 0 and obj.counter(kind) > 0 and not dict(counters).get(kind):
         gone = line  # its last loyalty counter (CR 704.5i)
-    state = state.with_object(replace(obj, counters=counters, loyalty_gone=gone))
+    weakened = obj.weakened or (delta < 0 and kind != "-1/-1")
+    state = state.with_object(replace(obj, counters=counters, loyalty_gone=gone, weakened=weakened))
     if gone is not None:
         state = replace(_watch(state, obj.number), sba_due=True)
     if delta < 0 and kind in ("loyalty", "defense"):
