@@ -205,6 +205,8 @@ _NUMBER = re.compile(r"#(\d+)")
 # the assembled match is seen from Alice's seat.
 _NOT_ASSEMBLED = ("mistakes.mtgr",)
 _ROLL = re.compile(r'"[^"]*" roll ')
+_START = re.compile(r'^(start "[^"]*" by )"[^"]*"')
+_LOSS = re.compile(r'^"([^"]*)" (?:concede|lose)\b')
 
 
 def _examples() -> list[tuple[str, list[str], list[str]]]:
@@ -226,6 +228,7 @@ def assembled(lines: int) -> str:
     out: list[str] = []
     offset = 0
     game = 0
+    loser = None  # of the game before: who chooses the next game's starting player (103.1)
     examples = [
         (head, body)
         for name, head, body in _examples()
@@ -245,6 +248,10 @@ def assembled(lines: int) -> str:
             if game > 1:  # a later game of the match: its starting player is chosen, not rolled
                 out.append(f"game {game}")
                 body = [line for line in body if not _ROLL.match(line)]
+                if loser is not None:
+                    body = [_START.sub(rf'\1"{loser}"', line) for line in body]
+            losses = [m.group(1) for line in body if (m := _LOSS.match(line))]
+            loser = losses[-1] if losses else None
             out += [_shifted(line, offset) for line in body]
             offset += max((int(n) for line in body for n in _NUMBER.findall(line)), default=0)
             if len(out) >= lines:
@@ -253,11 +260,13 @@ def assembled(lines: int) -> str:
 
 
 def _one_duel(head: list[str], body: list[str]) -> bool:
-    """Whether an example is one two-player game between Alice and Bob: the Commander,
-    multiplayer and match examples cannot be joined into one match from Alice's seat."""
+    """Whether an example is one two-player game between Alice and Bob with 60-card decks:
+    the Commander, multiplayer and match examples cannot be joined into one match from
+    Alice's seat, nor a Limited game of 40-card decks."""
     players = {line.split('"')[1] for line in head if line.startswith("player ")}
+    decks = {line.split()[-1] for line in head if line.startswith("player ") and " deck " in line}
     structured = any(line.startswith(("game ", "match ", "variant ")) for line in head + body)
-    return players == {"Alice", "Bob"} and not structured
+    return players == {"Alice", "Bob"} and decks <= {"60"} and not structured
 
 
 def _shifted(line: str, offset: int) -> str:

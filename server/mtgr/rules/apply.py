@@ -385,6 +385,7 @@ def _moved(
         damage=obj.damage if stays else 0,
         deathtouch=obj.deathtouch if stays else None,
         loyalty_gone=obj.loyalty_gone if stays else None,
+        weakened=obj.weakened and stays,
         kept_by_legend=obj.kept_by_legend if stays else None,
         ring_bearer=obj.ring_bearer if stays else False,
         # chosen anew when it is cast again (CR 400.7); kept as a spell leaves the stack, for
@@ -505,6 +506,8 @@ def _attached(state: GameState, number: int, host: t.ObjectRef | t.PlayerRef | N
     if obj is None:
         return state
     value = None if host is None else host.number if isinstance(host, t.ObjectRef) else host.name
+    if obj.attached_to != value:
+        state = _left_its_host(state, obj)
     state = state.with_object(replace(obj, attached_to=value, detached=False))
     if value is None:
         return replace(state, attached=state.attached - {number})
@@ -523,12 +526,21 @@ def _detach(state: GameState, leaving: int) -> GameState:
         if obj is None:
             left.add(number)
         elif number == leaving:
+            state = _left_its_host(state, obj)
             state = state.with_object(replace(obj, attached_to=None, detached=False))
             left.add(number)
         elif obj.attached_to == leaving:
             state = state.with_object(replace(obj, attached_to=None, detached=True))
             left.add(number)
     return replace(state, attached=state.attached - left) if left else state
+
+
+def _left_its_host(state: GameState, attachment: GameObject) -> GameState:
+    """The permanent an attachment leaves remembers it: its toughness may fall to 0."""
+    host = state.obj(attachment.attached_to) if isinstance(attachment.attached_to, int) else None
+    if host is None or host.weakened:
+        return state
+    return state.with_object(replace(host, weakened=True))
 
 
 def _out_of_combat(obj: GameObject) -> GameObject:
@@ -1605,7 +1617,8 @@ def _(statement: t.ObjectCounters, state: GameState, line: LineId) -> GameState:
     gone = obj.loyalty_gone
     if kind == "loyalty" and delta < 0 and obj.counter(kind) > 0 and not dict(counters).get(kind):
         gone = line  # its last loyalty counter (CR 704.5i)
-    state = state.with_object(replace(obj, counters=counters, loyalty_gone=gone))
+    weakened = obj.weakened or (delta < 0 and kind != "-1/-1")
+    state = state.with_object(replace(obj, counters=counters, loyalty_gone=gone, weakened=weakened))
     if gone is not None:
         state = replace(_watch(state, obj.number), sba_due=True)
     if delta < 0 and kind in ("loyalty", "defense"):

@@ -135,6 +135,11 @@ class GameObject:
     # whether it became unattached because that left the battlefield (CR 704.5m, 704.5n)
     attached_to: int | str | None = None
     detached: bool = False
+    # since it entered, something that held its toughness or defense up left it: an
+    # attachment moved away, unattached or gone (a Germ token without Batterskull), or
+    # counters removed (Walking Ballista's last +1/+1 counter, a battle's defense), so a
+    # move `by sba` may follow (CR 701.3d, 704.5f, 704.5v)
+    weakened: bool = False
     # damage marked on it until the cleanup step (CR 514.2), and whether a line took its
     # last loyalty counter (decision 0024: CR 704.5g, 704.5i)
     damage: int = 0

@@ -2,16 +2,19 @@
 
 ## What it flags
 A `move battlefield -> graveyard by sba` of a permanent that, in the rebuilt state, has
-no damage marked on it, no counters, no loyalty counter just removed, is attached to
-nothing and did not just become unattached, has no lasting effect on it and no lasting
-effect in force without an object, shares its name with no other permanent of its
-controller and is not another permanent of a player who just made the legend rule's choice
-(`"P" choose #M by sba`, decision 0061), and did not enter the battlefield since the last time a
-player received priority (a creature that dies as it enters, such as Walking Ballista cast
-for X=0, has toughness 0 from its card). An information, not an error: without card data the
-checker cannot see a toughness of 0 from the card itself (a */* creature whose count
-fell to 0) or from a static ability of another permanent, nor a world permanent; those
-are legal and show nothing in the lines.
+no damage marked on it, no counters, had no counters removed since it entered (Walking
+Ballista's last +1/+1 counter, a battle's last defense counter), is attached to nothing
+and did not just become unattached, has nothing attached to it and had nothing attached
+to it that left (an Aura such as Dead Weight lowers toughness by a static ability, which
+writes no line; a Germ token is 0/0 without its Batterskull), has no lasting effect on it
+and no lasting effect in force without an object, shares its name with no other permanent
+of its controller and is not another permanent of a player who just made the legend
+rule's choice (`"P" choose #M by sba`, decision 0061), and did not enter the battlefield
+since the last time a player received priority (a creature that dies as it enters, such
+as Walking Ballista cast for X=0, has toughness 0 from its card). An information, not an
+error: without card data the checker cannot see a toughness of 0 from the card itself (a
+*/* creature whose count fell to 0) or from a static ability of another permanent, nor a
+world permanent; those are legal and show nothing in the lines.
 
 ## Why
 A state-based action puts a permanent into a graveyard only for a reason the game can
@@ -40,6 +43,7 @@ damage, the counters).
 - CR 704.5i: "If a planeswalker has loyalty 0, it's put into its owner's graveyard."
 - CR 704.5j: "If two or more legendary permanents with the same name are controlled by the same player, that player chooses one of them, and the rest are put into their owners' graveyards."
 - CR 704.5m: "If an Aura is attached to an illegal object or player, or is not attached to an object or player, that Aura is put into its owner's graveyard."
+- CR 704.5v: "If a Siege battle has defense 0 and it isn't the source of an ability that has triggered but not yet left the stack, it's put into its owner's graveyard."
 """
 
 from __future__ import annotations
@@ -55,7 +59,7 @@ RULE = define(
     "Move by sba that nothing explains",
     severity=Severity.INFORMATION,
     decisions=("0024.3", "0012.5", "0061.4"),
-    cr=("704.5f", "704.5g", "704.5i", "704.5j", "704.5m"),
+    cr=("704.5f", "704.5g", "704.5i", "704.5j", "704.5m", "704.5v"),
     doc=__doc__,
 )
 
@@ -74,8 +78,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
     ctx.report(
         RULE,
         f"nothing in the lines explains a state-based action for {obj.label()}: no damage "
-        "marked, no counters, no effect on it, nothing it was attached to left, no other "
-        "permanent of that name; is a damage or counters line missing, or is the cause wrong?",
+        "marked, no counters, no effect on it, nothing attached to it, nothing it was "
+        "attached to left, no other permanent of that name; is a damage or counters line missing, or is the cause wrong?",
         cause.agent.span,
         related=ctx.where(obj),
     )
@@ -107,10 +111,13 @@ def _explained(state: GameState, obj: GameObject) -> bool:
 
 def explained_but_by_the_legend_rule(state: GameState, obj: GameObject) -> bool:
     """What the lines show that puts a permanent into a graveyard `by sba`, the legend rule
-    aside: damage, counters, a loyalty counter just removed, an attachment, an effect
-    (decision 0024 item 3)."""
+    aside: damage, counters now or removed, an attachment either way, now or one that
+    left it (an Aura's or Equipment's static ability sets the toughness
+    of what it is attached to, CR 704.5f), an effect (decision 0024 item 3)."""
     if obj.damage or obj.counters or obj.loyalty_gone is not None:
         return True
-    if obj.detached or obj.attached_to is not None:
+    if obj.detached or obj.attached_to is not None or obj.weakened:
+        return True
+    if state.attachments_of(obj.number):
         return True
     return any(e.on == obj.number or e.on is None for e in state.effects)
