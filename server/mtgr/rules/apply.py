@@ -1097,7 +1097,9 @@ def _(statement: t.Move, state: GameState, line: LineId) -> GameState:
         position=destination.position,
         face_down=statement.face_down is not None
         or (obj.face_down and source == zone == "battlefield"),
-        back_face=obj.back_face and source == zone == "battlefield",
+        # onto the battlefield "transformed" (CR 712.14a), or staying there as it was
+        back_face=(statement.back is not None and zone == "battlefield")
+        or (obj.back_face and source == zone == "battlefield"),
     )
     state = _enter_in_combat(state, obj.number, statement.combat, statement.tapped is not None)
     if statement.attached is not None and zone == "battlefield":

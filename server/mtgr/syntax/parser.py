@@ -904,6 +904,7 @@ def _move(b: _Builder) -> t.Statement:
         source=b.place(b.one("source")),
         destination=b.place(b.one("destination")),
         kind=b.optional("kind", b.word),
+        back=b.optional("entered_back", b.word),
         tapped=b.optional("entered_tapped", b.word),
         face_down=b.optional("entered_face_down", b.word),
         attached=b.optional("entered_attached", b.reference),

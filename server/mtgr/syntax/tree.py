@@ -204,6 +204,7 @@ class Move(ObjectStatement):
     source: Place
     destination: Place
     kind: Word | None = None
+    back: Word | None = None  # onto the battlefield "transformed" (decision 0082)
     tapped: Word | None = None
     face_down: Word | None = None  # manifest, cloak, foretell, hideaway (decision 0028)
     attached: ObjectRef | PlayerRef | None = None
