@@ -659,6 +659,12 @@ def _constructor(cls: type) -> str:
     return name
 
 
+def direct_constructor(cls: type) -> Callable[..., Any]:
+    """A frozen dataclass's constructor that takes its fields in order and sets each slot
+    directly (see `_constructor`): for objects made once a line, such as the document's."""
+    return _COMPILED_NAMES[_constructor(cls)]  # type: ignore[return-value]
+
+
 _constructor(t.Word)
 _constructor(t.Number)
 # every line that parses makes one
