@@ -20,7 +20,15 @@ from hypothesis import strategies as st
 
 from mtgr.syntax import tree as t
 from mtgr.syntax.document import Document, clear_parse_caches, parse_line
-from mtgr.syntax.parser import _STATEMENT, MAX_NUMBER_DIGITS, _Plan, _shape, split_comment
+from mtgr.syntax.parser import (
+    _ALLOW,
+    _ALLOW_CODE,
+    _STATEMENT,
+    MAX_NUMBER_DIGITS,
+    _Plan,
+    _shape,
+    split_comment,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = sorted(
@@ -180,3 +188,40 @@ def test_lines_with_hundreds_of_parts_keep_their_own_values() -> None:
         assert parsed.statement is not None and len(parsed.statement.targets) == 300
         assert parsed == alone(line)
         assert_values_are_the_lines(line, parsed.statement)
+
+
+def scanned_comment(line: str) -> int | None:
+    """Where the comment starts, found by reading the line a character at a time: a `//`
+    outside strings, where a backslash in a string escapes the next character."""
+    in_string = False
+    i = 0
+    while i < len(line):
+        if in_string and line[i] == "\\":
+            i += 1
+        elif line[i] == '"':
+            in_string = not in_string
+        elif not in_string and line.startswith("//", i):
+            return i
+        i += 1
+    return None
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.sampled_from(['"', "\\", "/", "//", " ", "\t", "#1", "a", "allow K1"])).map("".join)
+)
+def test_the_comment_starts_where_a_scan_of_the_line_finds_it(line: str) -> None:
+    """Lines with a `//` take a shortcut when no string before it is open; with quotes and
+    escapes anywhere, the comment and the statement's columns are what a scan finds."""
+    start, end, comment = split_comment(line)
+    at = scanned_comment(line)
+    assert (comment.start if comment else None) == at
+    code = line if at is None else line[:at]
+    assert (start, end) == (
+        len(code) - len(code.lstrip(" \t\ufeff")),
+        max(len(code.rstrip()), len(code) - len(code.lstrip(" \t\ufeff"))),
+    )
+    parsed = parse_line(line)
+    assert parsed.comment == comment
+    listed = _ALLOW.search(line, at) if at is not None else None
+    assert parsed.allowed == frozenset(_ALLOW_CODE.findall(listed.group(1)) if listed else ())

@@ -58,7 +58,12 @@ def split_comment(line: str) -> tuple[int, int, t.Span | None]:
     """The columns of the statement part and of the `//` comment, outside strings."""
     n = len(line)
     comment: t.Span | None = None
-    if "//" in line:  # most lines have no comment: nothing to scan
+    first = line.find("//")  # most lines have no comment: nothing to scan
+    if first >= 0 and line.find("\\", 0, first) < 0 and not line.count('"', 0, first) % 2:
+        # no escape before it and every string before it closed: the first "//" starts it
+        comment = t.Span(first, len(line.rstrip()))
+        n = first
+    elif first >= 0:
         in_string = False
         i = 0
         while i < n:
@@ -127,8 +132,14 @@ def _parse_shape(shape: str, owner: object = None) -> _Plan | Failure:
 def parse_line(line: str, owner: object = None) -> t.ParsedLine:
     """Parse one line (without its line end) into a statement or an error; the shape's
     parse is kept for `owner` (a document, see mtgr.syntax.cache)."""
-    start, end, comment = split_comment(line)
-    allowed = _allowed_codes(line, comment)
+    if "//" in line:
+        start, end, comment = split_comment(line)
+        allowed = _allowed_codes(line, comment)
+    else:  # most lines: what split_comment does, without its scan and its call
+        comment = None
+        allowed = _NO_CODES
+        start = len(line) - len(line.lstrip(" \t\ufeff"))
+        end = len(line.rstrip())
     if start >= end:
         return t.ParsedLine(None, None, comment, allowed)
     text = line[start:end]
@@ -202,7 +213,7 @@ def _shared_text(value: str) -> str:
 
 
 def _allowed_codes(line: str, comment: t.Span | None) -> frozenset[str]:
-    if comment is None:
+    if comment is None or line.find("allow", comment.start) < 0:  # a search costs 5 µs
         return _NO_CODES
     match = _ALLOW.search(line, comment.start)
     if not match:
