@@ -24,7 +24,9 @@ from mtgr.syntax.parser import (
     _ALLOW,
     _ALLOW_CODE,
     _STATEMENT,
+    BROAD_SHAPES,
     MAX_NUMBER_DIGITS,
+    SHAPES,
     _Plan,
     _shape,
     split_comment,
@@ -156,6 +158,34 @@ def test_lines_of_one_shape_at_different_columns_keep_their_own_values() -> None
         assert parsed.statement is not None, line
         assert parsed == alone(line)
         assert_values_are_the_lines(line, parsed.statement)
+
+
+def test_shapes_that_differ_in_digit_counts_and_string_lengths_share_one_parse() -> None:
+    """Lines whose numbers have more digits or whose strings are longer have shapes of their
+    own but one broad shape, parsed once; each keeps its own values and columns."""
+    clear_parse_caches()
+    lines = [
+        f'#{10**n} new card "{"x" * n}" battlefield "{"Bob" * n}" owner "A" by #{n}'
+        for n in range(1, 9)
+    ]
+    for line in lines:
+        parsed = parse_line("  " + line)
+        assert parsed.statement is not None
+        assert parsed == alone("  " + line)
+        assert_values_are_the_lines("  " + line, parsed.statement)
+    assert len(BROAD_SHAPES) == 1 and len(SHAPES) == len(lines)
+
+
+def test_a_date_parses_though_its_broad_shape_does_not() -> None:
+    """A date is the one token whose digits are counted: its broad shape never parses."""
+    clear_parse_caches()
+    for line in ("rules 2026-09-25", "rules 2026-9-25", "rules 20260-09-25"):
+        parsed = parse_line(line)
+        if line == "rules 2026-09-25":
+            assert parsed == alone(line) and parsed.statement is not None
+        else:  # the date's digits miscounted: the error is at the date, as the grammar says
+            assert parsed.error is not None and parsed.error.code == "S001"
+            assert parsed.error.span == t.Span(6, len(line))
 
 
 def test_compiling_and_dropping_shapes_leaves_no_cyclic_garbage() -> None:

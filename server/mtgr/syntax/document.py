@@ -16,7 +16,7 @@ from itertools import count
 from mtgr.rules.walk import Line
 from mtgr.syntax import tree as t
 from mtgr.syntax.cache import ParseCache
-from mtgr.syntax.parser import SHAPES, direct_constructor
+from mtgr.syntax.parser import BROAD_SHAPES, SHAPES, direct_constructor
 from mtgr.syntax.parser import parse_line as _parse_line
 
 # each line parsed lately, by its text (see mtgr.syntax.cache). An open document holds its
@@ -42,12 +42,14 @@ def clear_parse_caches() -> None:
     """Forgets every parsed line and shape, so the next parse starts cold (benchmarks)."""
     LINES.clear()
     SHAPES.clear()
+    BROAD_SHAPES.clear()
 
 
 def release_parse_caches(owner: object) -> None:
     """Frees what a closed document kept in the caches and no other document used since."""
     LINES.release(owner)
     SHAPES.release(owner)
+    BROAD_SHAPES.release(owner)
 
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import sys
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import fields
 from functools import lru_cache
@@ -115,21 +116,78 @@ def _mask(match: re.Match[str]) -> str:
 SHAPES: ParseCache[_Plan | Failure] = ParseCache(max_entries=8192, max_bytes=8 * 2**20)
 
 
+# The parse tree of each broad shape seen lately: a shape with each run of digits one digit
+# and each string empty. The grammar reads no digit's count but a date's and no string's
+# contents, so a shape parses as its broad shape does, at columns moved by what was
+# collapsed; a date's broad shape does not parse and its shape is parsed itself. A real
+# record's 600 shapes are 150 broad ones. Trees are kept for short shapes only (a tree
+# costs about 250 bytes a character of its shape), few of them.
+BROAD_SHAPES: ParseCache[Node | bool] = ParseCache(max_entries=256, max_bytes=2**20)
+_BROAD_LENGTH = 160
+_COLLAPSED = re.compile(r'"x+"|00+')
+
+
 def _parse_shape(shape: str, owner: object = None) -> _Plan | Failure:
     found = SHAPES.get(shape, owner)
     if found is not None:
         return found
+    if len(shape) <= _BROAD_LENGTH:
+        collapsed = _COLLAPSED.split(shape)
+        if len(collapsed) > 1:
+            node = _broad_tree(shape, collapsed, owner)
+            if node is not None:
+                return SHAPES.put(shape, _Plan(node, shape, _Columns(shape, collapsed)), owner)
+    node = _statement_tree(shape)
+    if node is not None:
+        return SHAPES.put(shape, _Plan(node, shape), owner)
+    return SHAPES.put(shape, find_failure(_STATEMENT, shape), owner)
+
+
+def _broad_tree(shape: str, between: list[str], owner: object) -> Node | None:
+    """The parse tree of a shape's broad shape (`between`: the shape's parts between the
+    runs collapsed), None if it does not parse."""
+    runs = _COLLAPSED.findall(shape)
+    broad = between[0] + "".join(
+        f"{run[0]}{run[-1]}{rest}" if run[0] == '"' else f"0{rest}"
+        for run, rest in zip(runs, between[1:], strict=True)
+    )
+    found = BROAD_SHAPES.get(broad, owner)
+    if found is None:
+        found = BROAD_SHAPES.put(broad, _statement_tree(broad) or False, owner)
+    return found or None
+
+
+def _statement_tree(text: str) -> Node | None:
     try:
-        node = _STATEMENT.match(shape)
+        node = _STATEMENT.match(text)
     except Exception as error:  # parsimonious raises ParseError; anything else is a grammar bug
         # parsimonious's frame holds the error it raises, a cycle that only the cyclic
         # collector frees (and the server runs it when idle): break it, so that the error
         # and the frames of its traceback go now
         error.__traceback__ = None
-        node = None
-    if node is not None and node.end == len(shape):
-        return SHAPES.put(shape, _Plan(node, shape), owner)
-    return SHAPES.put(shape, find_failure(_STATEMENT, shape), owner)
+        return None
+    return node if node.end == len(text) else None
+
+
+class _Columns:
+    """Where a column of a broad shape stands in its shape: moved right by what the runs
+    before it lost. Parse trees' nodes start and end between tokens, never inside a run."""
+
+    __slots__ = ("_moved", "_run_ends")
+
+    def __init__(self, shape: str, between: list[str]) -> None:
+        self._run_ends: list[int] = []  # in the broad shape
+        self._moved = [0]
+        broad_at = len(between[0])
+        for run in _COLLAPSED.finditer(shape):
+            kept = 2 if run.group()[0] == '"' else 1
+            broad_at += kept
+            self._run_ends.append(broad_at)
+            self._moved.append(self._moved[-1] + run.end() - run.start() - kept)
+            broad_at += len(between[len(self._run_ends)])
+
+    def __call__(self, column: int) -> int:
+        return column + self._moved[bisect_right(self._run_ends, column)]
 
 
 def parse_line(line: str, owner: object = None) -> t.ParsedLine:
@@ -382,8 +440,9 @@ _PART_RULES = frozenset(
 class _Tree:
     """A shape's parse tree read once: its form, its parts, its verb and its tokens."""
 
-    def __init__(self, root: Node, shape: str) -> None:
+    def __init__(self, root: Node, shape: str, columns: _Columns | None = None) -> None:
         self.shape = shape
+        self._columns = columns  # from the tree's columns to the shape's: see _Columns
         self.parts: dict[str, list[Node]] = {}
         self.verb: Node | None = None
         self.phrase = ""
@@ -394,8 +453,10 @@ class _Tree:
     def columns(self, node: Node) -> tuple[int, int]:
         """A node's columns, trailing blanks trimmed. Masking keeps a line's length and no
         node ends inside a string, so trimming the shape trims every line of it alike."""
-        raw = self.shape[node.start : node.end]
-        return node.start, node.start + len(raw.rstrip(" \t"))
+        start, end = node.start, node.end
+        if self._columns is not None:
+            start, end = self._columns(start), self._columns(end)
+        return start, start + len(self.shape[start:end].rstrip(" \t"))
 
     def _walk(
         self, node: Node, parent: str, inside_part: bool, tokens: list[tuple[int, int, t.TokenKind]]
@@ -437,8 +498,8 @@ class _Plan:
 
     __slots__ = ("_template", "_uses", "compiled", "tokens", "too_large")
 
-    def __init__(self, root: Node, shape: str) -> None:
-        tree = _Tree(root, shape)
+    def __init__(self, root: Node, shape: str, columns: _Columns | None = None) -> None:
+        tree = _Tree(root, shape, columns)
         self.tokens = tree.tokens
         # `build(line, offset)`, once compiled (a bound method here would be a cycle)
         self.compiled: Callable[[str, int], t.Statement] | None = None
