@@ -29,6 +29,7 @@ from mtgr.syntax.parser import (
     SHAPES,
     _Plan,
     _shape,
+    _Tree,
     split_comment,
 )
 
@@ -77,7 +78,7 @@ def alone(line: str) -> t.ParsedLine | None:
     start, end, comment = split_comment(line)
     text = line[start:end]
     node = _STATEMENT.match(text) if start < end else None
-    plan = _Plan(node, text) if node is not None and node.end == len(text) else None
+    plan = _Plan(_Tree(node, text)) if node is not None and node.end == len(text) else None
     if plan is None or plan.too_large is not None:
         return None
     return t.ParsedLine(
@@ -255,3 +256,23 @@ def test_the_comment_starts_where_a_scan_of_the_line_finds_it(line: str) -> None
     assert parsed.comment == comment
     listed = _ALLOW.search(line, at) if at is not None else None
     assert parsed.allowed == frozenset(_ALLOW_CODE.findall(listed.group(1)) if listed else ())
+
+
+def test_a_number_too_large_is_reported_where_the_lines_own_parse_finds_it() -> None:
+    """A shape of a broad shape with numbers too large takes its own parse, which names the
+    first one the statement reads (not the first in the line)."""
+    clear_parse_caches()
+    big = "1" * (MAX_NUMBER_DIGITS + 1)
+    lines = [
+        f'#1 damage {big} -> #{big} by "Al"',
+        f"#{big} damage 3 -> #{big}",
+        f"#{big} damage {big} -> #12",
+        "#12 damage 3 -> #45",  # the same broad shape, parsed first below
+    ]
+    parse_line(lines[-1])
+    for line in lines[:-1]:
+        parsed = parse_line(line)
+        own = _Plan(_Tree(_STATEMENT.match(line), line))
+        assert own.too_large is not None and parsed.error is not None
+        assert parsed.error.code == "S002"
+        assert parsed.error.span == t.Span(*own.too_large)

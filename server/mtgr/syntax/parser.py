@@ -116,13 +116,12 @@ def _mask(match: re.Match[str]) -> str:
 SHAPES: ParseCache[_Plan | Failure] = ParseCache(max_entries=8192, max_bytes=8 * 2**20)
 
 
-# The parse tree of each broad shape seen lately: a shape with each run of digits one digit
-# and each string empty. The grammar reads no digit's count but a date's and no string's
-# contents, so a shape parses as its broad shape does, at columns moved by what was
-# collapsed; a date's broad shape does not parse and its shape is parsed itself. A real
-# record's 600 shapes are 150 broad ones. Trees are kept for short shapes only (a tree
-# costs about 250 bytes a character of its shape), few of them.
-BROAD_SHAPES: ParseCache[Node | bool] = ParseCache(max_entries=256, max_bytes=2**20)
+# What each broad shape seen lately parses to: a broad shape is a shape with each run of
+# digits one digit and each string empty. The grammar reads no digit's count but a date's
+# and no string's contents, so a shape parses as its broad shape does, at columns moved by
+# what was collapsed; a date's broad shape does not parse and its shape is parsed itself.
+# A real record's 600 shapes are 150 broad ones. Kept for short shapes only, few of them.
+BROAD_SHAPES: ParseCache[_Broad | bool] = ParseCache(max_entries=1024, max_bytes=2 * 2**20)
 _BROAD_LENGTH = 160
 _COLLAPSED = re.compile(r'"x+"|00+')
 
@@ -134,18 +133,19 @@ def _parse_shape(shape: str, owner: object = None) -> _Plan | Failure:
     if len(shape) <= _BROAD_LENGTH:
         collapsed = _COLLAPSED.split(shape)
         if len(collapsed) > 1:
-            node = _broad_tree(shape, collapsed, owner)
-            if node is not None:
-                return SHAPES.put(shape, _Plan(node, shape, _Columns(shape, collapsed)), owner)
+            broad = _broad_plan(shape, collapsed, owner)
+            plan = broad.moved(shape, _Columns(shape, collapsed)) if broad is not None else None
+            if plan is not None:
+                return SHAPES.put(shape, plan, owner)
     node = _statement_tree(shape)
     if node is not None:
-        return SHAPES.put(shape, _Plan(node, shape), owner)
+        return SHAPES.put(shape, _Plan(_Tree(node, shape)), owner)
     return SHAPES.put(shape, find_failure(_STATEMENT, shape), owner)
 
 
-def _broad_tree(shape: str, between: list[str], owner: object) -> Node | None:
-    """The parse tree of a shape's broad shape (`between`: the shape's parts between the
-    runs collapsed), None if it does not parse."""
+def _broad_plan(shape: str, between: list[str], owner: object) -> _Broad | None:
+    """What a shape's broad shape parses to (`between`: the shape's parts between the runs
+    collapsed), None if it does not parse."""
     runs = _COLLAPSED.findall(shape)
     broad = between[0] + "".join(
         f"{run[0]}{run[-1]}{rest}" if run[0] == '"' else f"0{rest}"
@@ -153,7 +153,8 @@ def _broad_tree(shape: str, between: list[str], owner: object) -> Node | None:
     )
     found = BROAD_SHAPES.get(broad, owner)
     if found is None:
-        found = BROAD_SHAPES.put(broad, _statement_tree(broad) or False, owner)
+        node = _statement_tree(broad)
+        found = BROAD_SHAPES.put(broad, _Broad(_Tree(node, broad)) if node else False, owner)
     return found or None
 
 
@@ -440,9 +441,8 @@ _PART_RULES = frozenset(
 class _Tree:
     """A shape's parse tree read once: its form, its parts, its verb and its tokens."""
 
-    def __init__(self, root: Node, shape: str, columns: _Columns | None = None) -> None:
+    def __init__(self, root: Node, shape: str) -> None:
         self.shape = shape
-        self._columns = columns  # from the tree's columns to the shape's: see _Columns
         self.parts: dict[str, list[Node]] = {}
         self.verb: Node | None = None
         self.phrase = ""
@@ -453,10 +453,8 @@ class _Tree:
     def columns(self, node: Node) -> tuple[int, int]:
         """A node's columns, trailing blanks trimmed. Masking keeps a line's length and no
         node ends inside a string, so trimming the shape trims every line of it alike."""
-        start, end = node.start, node.end
-        if self._columns is not None:
-            start, end = self._columns(start), self._columns(end)
-        return start, start + len(self.shape[start:end].rstrip(" \t"))
+        raw = self.shape[node.start : node.end]
+        return node.start, node.start + len(raw.rstrip(" \t"))
 
     def _walk(
         self, node: Node, parent: str, inside_part: bool, tokens: list[tuple[int, int, t.TokenKind]]
@@ -498,18 +496,25 @@ class _Plan:
 
     __slots__ = ("_template", "_uses", "compiled", "tokens", "too_large")
 
-    def __init__(self, root: Node, shape: str, columns: _Columns | None = None) -> None:
-        tree = _Tree(root, shape, columns)
-        self.tokens = tree.tokens
+    def __init__(
+        self,
+        tree: _Tree | None,
+        template: _Template = None,
+        tokens: tuple[tuple[int, int, t.TokenKind], ...] = (),
+    ) -> None:
+        """From a shape's parse tree, or its template and tokens (see `_Broad.moved`)."""
         # `build(line, offset)`, once compiled (a bound method here would be a cycle)
         self.compiled: Callable[[str, int], t.Statement] | None = None
         self.too_large: tuple[int, int] | None = None
         self._uses = 0
-        self._template: _Template = None
-        try:
-            self._template = _Builder(tree).statement()
-        except _NumberTooLarge as too_large:
-            self.too_large = too_large.columns
+        self._template = template
+        self.tokens = tokens
+        if tree is not None:
+            self.tokens = tree.tokens
+            try:
+                self._template = _Builder(tree).statement()
+            except _NumberTooLarge as too_large:
+                self.too_large = too_large.columns
 
     def build(self, line: str, offset: int) -> t.Statement:
         """The statement of a line of this shape that starts at `offset`."""
@@ -524,6 +529,48 @@ class _Plan:
 
 
 COMPILED_AFTER = 3
+
+
+class _Broad:
+    """What a broad shape parses to, its template and tokens at the broad shape's columns,
+    from which each shape of it gets its plan without a parse of its own."""
+
+    __slots__ = ("template", "tokens")
+
+    def __init__(self, tree: _Tree) -> None:
+        self.tokens = tree.tokens
+        self.template: _Template = _Builder(tree).statement()  # 1-digit numbers: never too large
+
+    def moved(self, shape: str, columns: _Columns) -> _Plan | None:
+        """The plan of a shape of this broad shape; None when a number of it is too large
+        (the shape's own parse says which one)."""
+        try:
+            template = _moved(self.template, shape, columns, {})
+        except _NumberTooLarge:
+            return None
+        tokens = tuple((columns(start), columns(end), kind) for start, end, kind in self.tokens)
+        return _Plan(None, template, tokens)
+
+
+def _moved(part: object, shape: str, columns: _Columns, made: dict[int, object]) -> object:
+    """A broad shape's template (or a part) at a shape's columns (shared stays shared)."""
+    if part is None:
+        return None
+    found = made.get(id(part))
+    if found is None:
+        if type(part) is _Leaf:
+            start, end = columns(part.start), columns(part.end)
+            digits = end - start - 1 if part.kind == "object" else 0
+            if part.kind == "number":
+                digits = len(shape[start:end].lstrip("+-"))
+            if digits > MAX_NUMBER_DIGITS:
+                raise _NumberTooLarge((start, end))
+            found = _Leaf(part.kind, (start, end), shape)
+        else:
+            values = [_moved(item, shape, columns, made) for item in _parts(part)]
+            found = tuple(values) if type(part) is tuple else _construct(type(part), values)
+        made[id(part)] = found
+    return found
 
 
 class _Leaf:
