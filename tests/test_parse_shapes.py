@@ -20,7 +20,18 @@ from hypothesis import strategies as st
 
 from mtgr.syntax import tree as t
 from mtgr.syntax.document import Document, clear_parse_caches, parse_line
-from mtgr.syntax.parser import _STATEMENT, MAX_NUMBER_DIGITS, _Plan, _shape, split_comment
+from mtgr.syntax.parser import (
+    _ALLOW,
+    _ALLOW_CODE,
+    _STATEMENT,
+    BROAD_SHAPES,
+    MAX_NUMBER_DIGITS,
+    SHAPES,
+    _Plan,
+    _shape,
+    _Tree,
+    split_comment,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = sorted(
@@ -67,7 +78,7 @@ def alone(line: str) -> t.ParsedLine | None:
     start, end, comment = split_comment(line)
     text = line[start:end]
     node = _STATEMENT.match(text) if start < end else None
-    plan = _Plan(node, text) if node is not None and node.end == len(text) else None
+    plan = _Plan(_Tree(node, text)) if node is not None and node.end == len(text) else None
     if plan is None or plan.too_large is not None:
         return None
     return t.ParsedLine(
@@ -150,6 +161,34 @@ def test_lines_of_one_shape_at_different_columns_keep_their_own_values() -> None
         assert_values_are_the_lines(line, parsed.statement)
 
 
+def test_shapes_that_differ_in_digit_counts_and_string_lengths_share_one_parse() -> None:
+    """Lines whose numbers have more digits or whose strings are longer have shapes of their
+    own but one broad shape, parsed once; each keeps its own values and columns."""
+    clear_parse_caches()
+    lines = [
+        f'#{10**n} new card "{"x" * n}" battlefield "{"Bob" * n}" owner "A" by #{n}'
+        for n in range(1, 9)
+    ]
+    for line in lines:
+        parsed = parse_line("  " + line)
+        assert parsed.statement is not None
+        assert parsed == alone("  " + line)
+        assert_values_are_the_lines("  " + line, parsed.statement)
+    assert len(BROAD_SHAPES) == 1 and len(SHAPES) == len(lines)
+
+
+def test_a_date_parses_though_its_broad_shape_does_not() -> None:
+    """A date is the one token whose digits are counted: its broad shape never parses."""
+    clear_parse_caches()
+    for line in ("rules 2026-09-25", "rules 2026-9-25", "rules 20260-09-25"):
+        parsed = parse_line(line)
+        if line == "rules 2026-09-25":
+            assert parsed == alone(line) and parsed.statement is not None
+        else:  # the date's digits miscounted: the error is at the date, as the grammar says
+            assert parsed.error is not None and parsed.error.code == "S001"
+            assert parsed.error.span == t.Span(6, len(line))
+
+
 def test_compiling_and_dropping_shapes_leaves_no_cyclic_garbage() -> None:
     """The server collects cycles only when idle: shapes compiled, used and dropped from
     the caches must be freed by reference counting alone."""
@@ -180,3 +219,60 @@ def test_lines_with_hundreds_of_parts_keep_their_own_values() -> None:
         assert parsed.statement is not None and len(parsed.statement.targets) == 300
         assert parsed == alone(line)
         assert_values_are_the_lines(line, parsed.statement)
+
+
+def scanned_comment(line: str) -> int | None:
+    """Where the comment starts, found by reading the line a character at a time: a `//`
+    outside strings, where a backslash in a string escapes the next character."""
+    in_string = False
+    i = 0
+    while i < len(line):
+        if in_string and line[i] == "\\":
+            i += 1
+        elif line[i] == '"':
+            in_string = not in_string
+        elif not in_string and line.startswith("//", i):
+            return i
+        i += 1
+    return None
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.sampled_from(['"', "\\", "/", "//", " ", "\t", "#1", "a", "allow K1"])).map("".join)
+)
+def test_the_comment_starts_where_a_scan_of_the_line_finds_it(line: str) -> None:
+    """Lines with a `//` take a shortcut when no string before it is open; with quotes and
+    escapes anywhere, the comment and the statement's columns are what a scan finds."""
+    start, end, comment = split_comment(line)
+    at = scanned_comment(line)
+    assert (comment.start if comment else None) == at
+    code = line if at is None else line[:at]
+    assert (start, end) == (
+        len(code) - len(code.lstrip(" \t\ufeff")),
+        max(len(code.rstrip()), len(code) - len(code.lstrip(" \t\ufeff"))),
+    )
+    parsed = parse_line(line)
+    assert parsed.comment == comment
+    listed = _ALLOW.search(line, at) if at is not None else None
+    assert parsed.allowed == frozenset(_ALLOW_CODE.findall(listed.group(1)) if listed else ())
+
+
+def test_a_number_too_large_is_reported_where_the_lines_own_parse_finds_it() -> None:
+    """A shape of a broad shape with numbers too large takes its own parse, which names the
+    first one the statement reads (not the first in the line)."""
+    clear_parse_caches()
+    big = "1" * (MAX_NUMBER_DIGITS + 1)
+    lines = [
+        f'#1 damage {big} -> #{big} by "Al"',
+        f"#{big} damage 3 -> #{big}",
+        f"#{big} damage {big} -> #12",
+        "#12 damage 3 -> #45",  # the same broad shape, parsed first below
+    ]
+    parse_line(lines[-1])
+    for line in lines[:-1]:
+        parsed = parse_line(line)
+        own = _Plan(_Tree(_STATEMENT.match(line), line))
+        assert own.too_large is not None and parsed.error is not None
+        assert parsed.error.code == "S002"
+        assert parsed.error.span == t.Span(*own.too_large)

@@ -317,26 +317,26 @@ def _first_rules(name: str) -> frozenset[str]:
     """Every named rule that can start where rule `name` starts."""
     from mtgr.syntax.parser import GRAMMAR
 
+    # a loop, not a nested function that calls itself: that is a reference cycle, garbage
+    # only the cyclic collector frees (the server runs it only when idle)
     found: set[str] = set()
     seen: set[int] = set()
-
-    def visit(expression: Expression) -> None:
+    pending = [GRAMMAR[name]]
+    while pending:
+        expression = pending.pop()
         if id(expression) in seen:
-            return
+            continue
         seen.add(id(expression))
         if expression.name:
             found.add(expression.name)
         members = getattr(expression, "members", ())
-        if isinstance(expression, Sequence):
+        if isinstance(expression, Sequence):  # the members up to the first that takes text
             for member in members:
-                visit(member)
+                pending.append(member)
                 if not _nullable(member):
                     break
         else:
-            for member in members:
-                visit(member)
-
-    visit(GRAMMAR[name])
+            pending.extend(members)
     found.discard(name)
     return frozenset(found)
 

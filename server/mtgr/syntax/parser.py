@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import sys
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import fields
 from functools import lru_cache
@@ -47,6 +48,7 @@ _ESCAPE = re.compile(r"\\(.)")
 # that no string is scanned twice: without that, `"\"\"\...` took quadratic time.
 _STRING = re.compile(r"\"(?:[^\"\\]|\\.)*(?:(?P<close>\")|(?P<open>\\?)$)")
 _NONZERO_DIGITS = "123456789"
+_DIGITS_TO_ZERO = bytes.maketrans(_NONZERO_DIGITS.encode(), b"0" * len(_NONZERO_DIGITS))
 
 
 class _NumberTooLarge(Exception):
@@ -58,7 +60,12 @@ def split_comment(line: str) -> tuple[int, int, t.Span | None]:
     """The columns of the statement part and of the `//` comment, outside strings."""
     n = len(line)
     comment: t.Span | None = None
-    if "//" in line:  # most lines have no comment: nothing to scan
+    first = line.find("//")  # most lines have no comment: nothing to scan
+    if first >= 0 and line.find("\\", 0, first) < 0 and not line.count('"', 0, first) % 2:
+        # no escape before it and every string before it closed: the first "//" starts it
+        comment = t.Span(first, len(line.rstrip()))
+        n = first
+    elif first >= 0:
         in_string = False
         i = 0
         while i < n:
@@ -90,6 +97,8 @@ def _shape(text: str) -> str:
             parts = text.split('"')
             parts[1::2] = ["x" * len(inside) for inside in parts[1::2]]
             text = '"'.join(parts)
+    if text.isascii():  # with strings masked, nearly every line: bytes translate quickest
+        return text.encode().translate(_DIGITS_TO_ZERO).decode()
     for digit in _NONZERO_DIGITS:  # str.replace is much quicker than str.translate
         text = text.replace(digit, "0")
     return text
@@ -107,28 +116,92 @@ def _mask(match: re.Match[str]) -> str:
 SHAPES: ParseCache[_Plan | Failure] = ParseCache(max_entries=8192, max_bytes=8 * 2**20)
 
 
+# What each broad shape seen lately parses to: a broad shape is a shape with each run of
+# digits one digit and each string empty. The grammar reads no digit's count but a date's
+# and no string's contents, so a shape parses as its broad shape does, at columns moved by
+# what was collapsed; a date's broad shape does not parse and its shape is parsed itself.
+# A real record's 600 shapes are 150 broad ones. Kept for short shapes only, few of them.
+BROAD_SHAPES: ParseCache[_Broad | bool] = ParseCache(max_entries=1024, max_bytes=2 * 2**20)
+_BROAD_LENGTH = 160
+_COLLAPSED = re.compile(r'"x+"|00+')
+
+
 def _parse_shape(shape: str, owner: object = None) -> _Plan | Failure:
     found = SHAPES.get(shape, owner)
     if found is not None:
         return found
+    if len(shape) <= _BROAD_LENGTH:
+        collapsed = _COLLAPSED.split(shape)
+        if len(collapsed) > 1:
+            broad = _broad_plan(shape, collapsed, owner)
+            plan = broad.moved(shape, _Columns(shape, collapsed)) if broad is not None else None
+            if plan is not None:
+                return SHAPES.put(shape, plan, owner)
+    node = _statement_tree(shape)
+    if node is not None:
+        return SHAPES.put(shape, _Plan(_Tree(node, shape)), owner)
+    return SHAPES.put(shape, find_failure(_STATEMENT, shape), owner)
+
+
+def _broad_plan(shape: str, between: list[str], owner: object) -> _Broad | None:
+    """What a shape's broad shape parses to (`between`: the shape's parts between the runs
+    collapsed), None if it does not parse."""
+    runs = _COLLAPSED.findall(shape)
+    broad = between[0] + "".join(
+        f"{run[0]}{run[-1]}{rest}" if run[0] == '"' else f"0{rest}"
+        for run, rest in zip(runs, between[1:], strict=True)
+    )
+    found = BROAD_SHAPES.get(broad, owner)
+    if found is None:
+        node = _statement_tree(broad)
+        found = BROAD_SHAPES.put(broad, _Broad(_Tree(node, broad)) if node else False, owner)
+    return found or None
+
+
+def _statement_tree(text: str) -> Node | None:
     try:
-        node = _STATEMENT.match(shape)
+        node = _STATEMENT.match(text)
     except Exception as error:  # parsimonious raises ParseError; anything else is a grammar bug
         # parsimonious's frame holds the error it raises, a cycle that only the cyclic
         # collector frees (and the server runs it when idle): break it, so that the error
         # and the frames of its traceback go now
         error.__traceback__ = None
-        node = None
-    if node is not None and node.end == len(shape):
-        return SHAPES.put(shape, _Plan(node, shape), owner)
-    return SHAPES.put(shape, find_failure(_STATEMENT, shape), owner)
+        return None
+    return node if node.end == len(text) else None
+
+
+class _Columns:
+    """Where a column of a broad shape stands in its shape: moved right by what the runs
+    before it lost. Parse trees' nodes start and end between tokens, never inside a run."""
+
+    __slots__ = ("_moved", "_run_ends")
+
+    def __init__(self, shape: str, between: list[str]) -> None:
+        self._run_ends: list[int] = []  # in the broad shape
+        self._moved = [0]
+        broad_at = len(between[0])
+        for run in _COLLAPSED.finditer(shape):
+            kept = 2 if run.group()[0] == '"' else 1
+            broad_at += kept
+            self._run_ends.append(broad_at)
+            self._moved.append(self._moved[-1] + run.end() - run.start() - kept)
+            broad_at += len(between[len(self._run_ends)])
+
+    def __call__(self, column: int) -> int:
+        return column + self._moved[bisect_right(self._run_ends, column)]
 
 
 def parse_line(line: str, owner: object = None) -> t.ParsedLine:
     """Parse one line (without its line end) into a statement or an error; the shape's
     parse is kept for `owner` (a document, see mtgr.syntax.cache)."""
-    start, end, comment = split_comment(line)
-    allowed = _allowed_codes(line, comment)
+    if "//" in line:
+        start, end, comment = split_comment(line)
+        allowed = _allowed_codes(line, comment)
+    else:  # most lines: what split_comment does, without its scan and its call
+        comment = None
+        allowed = _NO_CODES
+        start = len(line) - len(line.lstrip(" \t\ufeff"))
+        end = len(line.rstrip())
     if start >= end:
         return t.ParsedLine(None, None, comment, allowed)
     text = line[start:end]
@@ -202,7 +275,7 @@ def _shared_text(value: str) -> str:
 
 
 def _allowed_codes(line: str, comment: t.Span | None) -> frozenset[str]:
-    if comment is None:
+    if comment is None or line.find("allow", comment.start) < 0:  # a search costs 5 µs
         return _NO_CODES
     match = _ALLOW.search(line, comment.start)
     if not match:
@@ -423,18 +496,25 @@ class _Plan:
 
     __slots__ = ("_template", "_uses", "compiled", "tokens", "too_large")
 
-    def __init__(self, root: Node, shape: str) -> None:
-        tree = _Tree(root, shape)
-        self.tokens = tree.tokens
+    def __init__(
+        self,
+        tree: _Tree | None,
+        template: _Template = None,
+        tokens: tuple[tuple[int, int, t.TokenKind], ...] = (),
+    ) -> None:
+        """From a shape's parse tree, or its template and tokens (see `_Broad.moved`)."""
         # `build(line, offset)`, once compiled (a bound method here would be a cycle)
         self.compiled: Callable[[str, int], t.Statement] | None = None
         self.too_large: tuple[int, int] | None = None
         self._uses = 0
-        self._template: _Template = None
-        try:
-            self._template = _Builder(tree).statement()
-        except _NumberTooLarge as too_large:
-            self.too_large = too_large.columns
+        self._template = template
+        self.tokens = tokens
+        if tree is not None:
+            self.tokens = tree.tokens
+            try:
+                self._template = _Builder(tree).statement()
+            except _NumberTooLarge as too_large:
+                self.too_large = too_large.columns
 
     def build(self, line: str, offset: int) -> t.Statement:
         """The statement of a line of this shape that starts at `offset`."""
@@ -449,6 +529,48 @@ class _Plan:
 
 
 COMPILED_AFTER = 3
+
+
+class _Broad:
+    """What a broad shape parses to, its template and tokens at the broad shape's columns,
+    from which each shape of it gets its plan without a parse of its own."""
+
+    __slots__ = ("template", "tokens")
+
+    def __init__(self, tree: _Tree) -> None:
+        self.tokens = tree.tokens
+        self.template: _Template = _Builder(tree).statement()  # 1-digit numbers: never too large
+
+    def moved(self, shape: str, columns: _Columns) -> _Plan | None:
+        """The plan of a shape of this broad shape; None when a number of it is too large
+        (the shape's own parse says which one)."""
+        try:
+            template = _moved(self.template, shape, columns, {})
+        except _NumberTooLarge:
+            return None
+        tokens = tuple((columns(start), columns(end), kind) for start, end, kind in self.tokens)
+        return _Plan(None, template, tokens)
+
+
+def _moved(part: object, shape: str, columns: _Columns, made: dict[int, object]) -> object:
+    """A broad shape's template (or a part) at a shape's columns (shared stays shared)."""
+    if part is None:
+        return None
+    found = made.get(id(part))
+    if found is None:
+        if type(part) is _Leaf:
+            start, end = columns(part.start), columns(part.end)
+            digits = end - start - 1 if part.kind == "object" else 0
+            if part.kind == "number":
+                digits = len(shape[start:end].lstrip("+-"))
+            if digits > MAX_NUMBER_DIGITS:
+                raise _NumberTooLarge((start, end))
+            found = _Leaf(part.kind, (start, end), shape)
+        else:
+            values = [_moved(item, shape, columns, made) for item in _parts(part)]
+            found = tuple(values) if type(part) is tuple else _construct(type(part), values)
+        made[id(part)] = found
+    return found
 
 
 class _Leaf:
@@ -657,6 +779,12 @@ def _constructor(cls: type) -> str:
         exec(compile(source, f"<mtgr {name}>", "exec"), namespace, defined)
         _COMPILED_NAMES[name] = defined[name]
     return name
+
+
+def direct_constructor(cls: type) -> Callable[..., Any]:
+    """A frozen dataclass's constructor that takes its fields in order and sets each slot
+    directly (see `_constructor`): for objects made once a line, such as the document's."""
+    return _COMPILED_NAMES[_constructor(cls)]  # type: ignore[return-value]
 
 
 _constructor(t.Word)
