@@ -298,6 +298,8 @@ def _casting_step(state: GameState, statement: t.Statement, line: LineId) -> Gam
     starts = casting.starts
     if starts[stage] is None:
         starts = (*starts[:stage], line, *starts[stage + 1 :])
+    elif stage <= casting.stage:
+        return state  # a part already begun, and no further than the casting got
     return replace(state, casting=Casting(casting.number, max(stage, casting.stage), starts))
 
 

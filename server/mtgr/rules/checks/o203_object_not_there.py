@@ -88,7 +88,7 @@ _WHY = {
 )
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.ObjectStatement)
-    obj = ctx.state.obj(statement.subject.number)
+    obj = ctx.state.objects.get(statement.subject.number)
     if obj is None or obj.zone == GONE:
         return  # O201 and O204 report those
     if isinstance(statement, (t.Move, t.Cast, t.Play)):
