@@ -56,7 +56,15 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
         and is_event_after_end(state, statement)
     )
     priority = state.sba_due and after_priority(state, statement)  # as the checks see it
-    state = _before_any(state, statement, plan.result)
+    if statement.players:
+        state = _players_named(state, statement)
+    if (
+        (state.pending_damage and not plan.result)
+        or state.resolving is not None
+        or state.hidden_this_step
+        or state.commander_losses
+    ):
+        state = _before_any(state, statement, plan.result)
     if plan.mana or state.mana_pending is not None:
         state = mana_step(state, statement)
     state = plan.handler(statement, state, line)
@@ -64,7 +72,13 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
         state = _triggers_put(state, statement)
     if plan.ends_split_second and state.split_second:
         state = _split_second_left(state)
-    state = _after_any(state, statement)
+    if (
+        state.commander_losses
+        or state.last_entered is not None
+        or state.searching
+        or state.turn.step == "cleanup"
+    ):
+        state = _after_any(state, statement)
     if plan.opens_casting or state.casting is not None:
         state = _casting_step(state, statement, line)
     if priority:
@@ -123,6 +137,8 @@ def _triggers_put(state: GameState, statement: t.Statement) -> GameState:
     elif statement.cause is not None and isinstance(statement.cause.agent, t.ObjectRef):
         agent = statement.cause.agent  # an action that pays a triggered ability's cost
         tainted = tainted or (agent.number != state.resolving and _is_trigger(state, agent))
+    if state.triggers_put is None and tainted == state.triggers_tainted:
+        return state
     return replace(state, triggers_put=None, triggers_tainted=tainted)
 
 
@@ -216,11 +232,18 @@ def _may_lose(state: GameState, player: PlayerState, line: LineId) -> GameState:
 _RESULTS = (t.Damage, t.Life, t.PlayerCounters, t.ObjectCounters)
 
 
-def _before_any(state: GameState, statement: t.Statement, result: bool) -> GameState:
-    """`result`: the line is one of _RESULTS (see _Plan)."""
+def _players_named(state: GameState, statement: t.Statement) -> GameState:
+    """A player the line names and no line declared takes part from here on (N102 reports
+    the name once)."""
     for ref in statement.players:
         if state.player(ref.name) is None:
             state = replace(state, players=(*state.players, PlayerState(ref.name)))
+    return state
+
+
+def _before_any(state: GameState, statement: t.Statement, result: bool) -> GameState:
+    """What a line ends before it happens; `result`: the line is one of _RESULTS (see
+    _Plan). `apply` calls this only where one of the parts it looks at is set."""
     if state.pending_damage and not result:
         state = replace(state, pending_damage=())
     if state.resolving is not None and _ends_resolution(state, statement):
@@ -259,6 +282,8 @@ def _ends_resolution(state: GameState, statement: t.Statement) -> bool:
 
 
 def _after_any(state: GameState, statement: t.Statement) -> GameState:
+    """What a line ends once it happened; `apply` calls this only where one of the parts it
+    looks at is set."""
     if state.commander_losses:  # a player who lost or left owes no loss any more
         alive = state.alive()
         losses = tuple(loss for loss in state.commander_losses if loss[0] in alive)
