@@ -47,8 +47,9 @@ Check = Callable[["Context", t.Statement], None]
 EndCheck = Callable[["Context"], None]
 # What picks a line's checks (see `check_key`): the statement's type, the stage, and
 # whether the line lists no replacements, state-based actions are owed, no keyframe is
-# open, no damage waits for its result, no commander damage loss is owed.
-CheckKey = tuple[type, Stage, bool, bool, bool, bool, bool]
+# open, no damage waits for its result, no commander damage loss is owed, no permanent is
+# phased out, no change of day or night is owed, nothing is being cast.
+CheckKey = tuple[type, Stage, bool, bool, bool, bool, bool, bool, bool, bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,9 +58,11 @@ class Gate:
     list replacements, whether only with a card index, whether only while state-based
     actions are owed (`GameState.sba_due`), while damage waits for its result
     (`pending_damage`), while a player dealt 21 commander damage has not lost yet
-    (`commander_losses`), whether only outside gaps and keyframes (where events are F902's
-    and F903's and other checks stay quiet, `describe.quiet`), and whether only inside an
-    open keyframe."""
+    (`commander_losses`), while a permanent is phased out (`phased`), while day or night
+    is owed a change (`day_night_due`), while a spell or ability is being cast
+    (`casting`), whether only outside gaps and keyframes (where events are F902's and
+    F903's and other checks stay quiet, `describe.quiet`), and whether only inside an open
+    keyframe."""
 
     stages: frozenset[Stage]
     with_replacements: bool = False
@@ -67,17 +70,24 @@ class Gate:
     with_sba_due: bool = False
     with_pending_damage: bool = False
     with_commander_losses: bool = False
+    with_phased: bool = False
+    with_day_night_due: bool = False
+    while_casting: bool = False
     outside_gaps_and_keyframes: bool = False
     inside_keyframes: bool = False
 
     def opens(self, key: CheckKey) -> bool:
-        _kind, stage, plain, sba_due, outside_keyframe, no_damage, no_losses = key
+        _kind, stage, plain, sba_due, outside_keyframe, *absent = key
+        no_damage, no_losses, none_phased, no_day_night_due, not_casting = absent
         return (
             stage in self.stages
             and not (plain and self.with_replacements)
             and not (self.with_sba_due and not sba_due)
             and not (self.with_pending_damage and no_damage)
             and not (self.with_commander_losses and no_losses)
+            and not (self.with_phased and none_phased)
+            and not (self.with_day_night_due and no_day_night_due)
+            and not (self.while_casting and not_casting)
             and not (self.inside_keyframes and outside_keyframe)
             and not (
                 self.outside_gaps_and_keyframes and (stage is Stage.GAP or not outside_keyframe)
@@ -107,6 +117,9 @@ class Rule:
         with_sba_due: bool = False,
         with_pending_damage: bool = False,
         with_commander_losses: bool = False,
+        with_phased: bool = False,
+        with_day_night_due: bool = False,
+        while_casting: bool = False,
         outside_gaps_and_keyframes: bool = False,
         inside_keyframes: bool = False,
     ) -> Callable[[Check], Check]:
@@ -115,7 +128,10 @@ class Rule:
         list replacements, with `with_cards` only when the walk has a card index, with
         `with_sba_due` only while state-based actions are owed, with `with_pending_damage`
         only while damage waits for its life or loyalty line, with `with_commander_losses`
-        only while a loss to commander damage is owed, with `outside_gaps_and_keyframes`
+        only while a loss to commander damage is owed, with `with_phased` only while a
+        permanent is phased out, with `with_day_night_due` only while day or night is owed
+        a change, with `while_casting` only while a spell or ability is being cast (its
+        parts, decision 0045), with `outside_gaps_and_keyframes`
         not in a gap nor inside a keyframe, and with `inside_keyframes` only inside one.
         The walk picks a line's checks from a table by statement type and those
         conditions, so a check whose line or state cannot concern it costs nothing there."""
@@ -130,6 +146,9 @@ class Rule:
                 with_sba_due,
                 with_pending_damage,
                 with_commander_losses,
+                with_phased,
+                with_day_night_due,
+                while_casting,
                 outside_gaps_and_keyframes,
                 inside_keyframes,
             )
@@ -204,6 +223,9 @@ def check_key(state: GameState, statement: t.Statement) -> CheckKey:
         state.in_keyframe is None,
         not state.pending_damage,
         not state.commander_losses,
+        not state.phased,
+        state.day_night_due is None,
+        state.casting is None,
     )
 
 

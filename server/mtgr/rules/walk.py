@@ -213,6 +213,9 @@ def _walk_from(
             state.in_keyframe is None,
             not state.pending_damage,
             not state.commander_losses,
+            not state.phased,
+            state.day_night_due is None,
+            state.casting is None,
         )
         checks = table.get(key)
         if checks is None:
