@@ -445,7 +445,7 @@ def _moved(
         state = _track(state, moved, position)
     if new_zone == "battlefield" and obj.zone != "battlefield":
         state = replace(state, last_entered=obj.number)
-    if obj.zone == "battlefield" and not stays:
+    if obj.zone == "battlefield" and not stays and state.control_changed:
         state = _end_control(state, lambda e: e.until == "leaves" and e.source == obj.number)
     if not stays:
         state = _detach(state, obj.number)
@@ -514,6 +514,8 @@ def _end_effects_of(state: GameState, obj: GameObject, *, left_battlefield: bool
     """Effects on an object end when it leaves its zone (decision 0013 item 7, CR 400.7), and
     effects that last until their source leaves end when it leaves the battlefield
     (decision 0044 item 5)."""
+    if not state.effects:
+        return state
     number = obj.number
 
     def ends(effect: Effect) -> bool:
@@ -874,7 +876,7 @@ def _(statement: t.Draw, state: GameState, line: LineId) -> GameState:
         obj = new_object(
             number=number,
             kind=ObjectKind.CARD,
-            name=None,
+            name=statement.card.value if statement.card is not None else None,
             owner=name,
             controller=None,
             zone="hand",
@@ -884,7 +886,7 @@ def _(statement: t.Draw, state: GameState, line: LineId) -> GameState:
             last_moved=line,
             entered_moment=state.moment,
         )
-        state = state.with_object(_named(obj, statement.card))
+        state = state.with_object(obj)
     else:
         state = _moved(state, _named(obj, statement.card), "hand", line)
     player = state.player(name)
@@ -1025,6 +1027,9 @@ def _(statement: t.Sideboard, state: GameState, line: LineId) -> GameState:
     return state.with_player(replace(player, deck=deck, library=Library(size=deck)))
 
 
+_NEW_KINDS = {"token": ObjectKind.TOKEN, "copy": ObjectKind.COPY, "emblem": ObjectKind.EMBLEM}
+
+
 @_apply.register
 def _(statement: t.New, state: GameState, line: LineId) -> GameState:
     place = statement.place
@@ -1040,8 +1045,7 @@ def _(statement: t.New, state: GameState, line: LineId) -> GameState:
             if isinstance(agent, t.PlayerRef)
             else _controller_of(state, agent.number if isinstance(agent, t.ObjectRef) else None)
         )
-    kinds = {"token": ObjectKind.TOKEN, "copy": ObjectKind.COPY, "emblem": ObjectKind.EMBLEM}
-    kind = kinds.get(what, ObjectKind.CARD)
+    kind = _NEW_KINDS.get(what, ObjectKind.CARD)
     name = statement.card.value if statement.card else None
     if what == "copy" and statement.original is not None:
         original = state.obj(statement.original.number)
