@@ -534,6 +534,12 @@ def _attached(state: GameState, number: int, host: t.ObjectRef | t.PlayerRef | N
     if obj is None:
         return state
     value = None if host is None else host.number if isinstance(host, t.ObjectRef) else host.name
+    if (
+        obj.attached_to == value
+        and not obj.detached
+        and (number in state.attached) == (value is not None)
+    ):
+        return state  # as it was: a keyframe's entry for a permanent attached to nothing
     state = state.with_object(replace(obj, attached_to=value, detached=False))
     if value is None:
         return replace(state, attached=state.attached - {number})
