@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from operator import attrgetter
 from enum import Enum
+from operator import attrgetter
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +137,7 @@ class _References:
 
     def __init__(
         self,
-        all: tuple[ObjectRef | PlayerRef, ...],  # noqa: A002
+        all: tuple[ObjectRef | PlayerRef, ...],
         players: tuple[PlayerRef, ...],
         objects: tuple[ObjectRef, ...],
     ) -> None:
