@@ -616,28 +616,41 @@ def _reference_fields(cls: type) -> Callable[[Statement], tuple[object, ...]]:
 
 
 def _collect_references(statement: Statement) -> tuple[ObjectRef | PlayerRef, ...]:
+    cls = type(statement)
+    values = _REFERENCE_FIELDS.get(cls) or _reference_fields(cls)
     found: list[ObjectRef | PlayerRef] = []
-    for value in _reference_fields(type(statement))(statement):
-        if value is None:
-            continue
-        for item in value if type(value) is tuple else (value,):
-            kind = type(item)
-            if kind is ObjectRef or kind is PlayerRef:
-                found.append(item)
-            elif kind is Cause and type(item.agent) is not Sba:
-                found.append(item.agent)
-            elif kind is Place and item.player is not None:
-                found.append(item.player)
-            elif kind is CombatEntry:
-                found.append(item.target)
-            # anything else holds no reference: a word, a number, (count, kind) pairs
+    for value in values(statement):
+        kind = type(value)
+        if kind is ObjectRef or kind is PlayerRef:
+            found.append(value)  # type: ignore[arg-type]
+        elif kind is tuple:
+            for item in value:  # type: ignore[attr-defined]
+                if (ref := _reference_in(item)) is not None:
+                    found.append(ref)
+        elif value is not None and (ref := _reference_in(value)) is not None:
+            found.append(ref)
     if len(found) > 1:
-        found.sort(key=_start)
+        found.sort(key=_START)
     return tuple(found)
 
 
-def _start(ref: ObjectRef | PlayerRef) -> int:
-    return ref.span.start
+def _reference_in(item: object) -> ObjectRef | PlayerRef | None:
+    """The reference a part of a statement holds, if any: a word, a number, a text or a
+    (count, kind) pair holds none."""
+    kind = type(item)
+    if kind is ObjectRef or kind is PlayerRef:
+        return item  # type: ignore[return-value]
+    if kind is Cause:
+        agent = item.agent  # type: ignore[attr-defined]
+        return None if type(agent) is Sba else agent  # type: ignore[no-any-return]
+    if kind is Place:
+        return item.player  # type: ignore[attr-defined,no-any-return]
+    if kind is CombatEntry:
+        return item.target  # type: ignore[attr-defined,no-any-return]
+    return None
+
+
+_START = attrgetter("span.start")
 
 
 @dataclass(frozen=True, slots=True)
