@@ -56,8 +56,9 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
         and is_event_after_end(state, statement)
     )
     priority = state.sba_due and after_priority(state, statement)  # as the checks see it
-    if statement.players:
-        state = _players_named(state, statement)
+    named_players = statement.players
+    if named_players:
+        state = _players_named(state, named_players)
     if (
         (state.pending_damage and not plan.result)
         or state.resolving is not None
@@ -232,12 +233,16 @@ def _may_lose(state: GameState, player: PlayerState, line: LineId) -> GameState:
 _RESULTS = (t.Damage, t.Life, t.PlayerCounters, t.ObjectCounters)
 
 
-def _players_named(state: GameState, statement: t.Statement) -> GameState:
+def _players_named(state: GameState, named: tuple[t.PlayerRef, ...]) -> GameState:
     """A player the line names and no line declared takes part from here on (N102 reports
     the name once)."""
-    for ref in statement.players:
-        if state.player(ref.name) is None:
-            state = replace(state, players=(*state.players, PlayerState(ref.name)))
+    for ref in named:
+        name = ref.name
+        for player in state.players:
+            if player.name == name:
+                break
+        else:
+            state = replace(state, players=(*state.players, PlayerState(name)))
     return state
 
 
@@ -355,7 +360,7 @@ def _object(
     state: GameState, number: int, line: LineId, zone: str, owner: str | None
 ) -> GameObject:
     """The object a line is about; created where the line says if no line introduced it."""
-    obj = state.obj(number)
+    obj = state.objects.get(number)
     if obj is not None:
         return obj
     return new_object(

@@ -135,14 +135,19 @@ def mana_ability_cost(state: GameState, statement: t.Statement) -> tuple[str, in
     Guide; decision 0005 item 2) or by a permanent (Ashnod's Altar sacrificing a creature,
     Springleaf Drum tapping one). Taken widely: a line that was no such cost only leaves
     the pool unknown for the rest of the step."""
-    if not isinstance(statement, (t.TapChange, t.Move)) or statement.cause is None:
+    cause = statement.cause
+    if cause is None:
         return None
-    agent = statement.cause.agent
-    if not isinstance(agent, t.ObjectRef) or agent.number == state.resolving:
+    kind = type(statement)  # neither type has subclasses
+    if kind is t.TapChange:
+        if statement.verb.value != "tap":
+            return None
+    elif kind is not t.Move:
         return None
-    if isinstance(statement, t.TapChange) and statement.verb.value != "tap":
+    agent = cause.agent
+    if type(agent) is not t.ObjectRef or agent.number == state.resolving:
         return None
-    source = state.obj(agent.number)
+    source = state.objects.get(agent.number)
     if source is None:
         return None
     if agent.number != statement.subject.number and source.zone != "battlefield":
