@@ -175,7 +175,10 @@ def _walk_from(
     table = check_table(with_cards)
     # `step` written out: one context for every line, the checks' key built in place
     context = Context(state, -1, None, [], cards)
+    # most lines name what earlier lines named as it stood: each tuple is kept once, the
+    # one-object ones by number (a lookup by an int, not the hash of a nested tuple)
     seen_named: dict[tuple[tuple[int, str | None], ...], tuple[tuple[int, str | None], ...]] = {}
+    seen_one: dict[int, tuple[tuple[int, str | None]]] = {}
     for index in range(start, len(lines)):
         if pause and walked == pause:
             yield index
@@ -235,16 +238,19 @@ def _walk_from(
             if len(refs) == 1:
                 number = refs[0].number
                 obj = objects.get(number)
-                named = () if obj is None else ((number, obj.name),)
+                if obj is not None:
+                    one = seen_one.get(number)
+                    if one is None or one[0][1] != obj.name:
+                        one = seen_one[number] = ((number, obj.name),)
+                    objects_after[line_id] = one
             else:
                 named = tuple(
                     (ref.number, obj.name)
                     for ref in refs
                     if (obj := objects.get(ref.number)) is not None
                 )
-            if named:
-                # most lines name what earlier lines named as it stood: keep that tuple once
-                objects_after[line_id] = seen_named.setdefault(named, named)
+                if named:
+                    objects_after[line_id] = seen_named.setdefault(named, named)
     result.final_state = state
     result.end_findings = end_of_file(state, cards)
     result.lines_walked = walked
