@@ -81,7 +81,7 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
     ):
         state = _after_any(state, statement)
     if plan.opens_casting or state.casting is not None:
-        state = _casting_step(state, statement, line)
+        state = _casting_step(state, statement, line, plan)
     if priority:
         state = _state_based_actions_checked(state)
     if (
@@ -100,6 +100,7 @@ class _Plan:
     by `isinstance` on every line (the walk applies every line of every record)."""
 
     __slots__ = (
+        "ends_casting",
         "ends_split_second",
         "handler",
         "mana",
@@ -116,6 +117,7 @@ class _Plan:
         self.puts_trigger = issubclass(kind, (t.AbilityOf, t.Target, t.Pay))
         self.ends_split_second = issubclass(kind, (t.Leave, t.Move, t.Turn, t.PhaseOrStep))
         self.opens_casting = issubclass(kind, _OPENS_CASTING)
+        self.ends_casting = issubclass(kind, _ENDS_CASTING)
         self.priority = issubclass(kind, PRIORITY_LINES)
         self.result = issubclass(kind, _RESULTS)
 
@@ -313,14 +315,14 @@ _OPENS_CASTING = (t.Cast, t.AbilityOf)
 _ENDS_CASTING = (t.Cast, t.AbilityOf, t.Leave, t.Play, t.Turn, t.PhaseOrStep, t.Marker)
 
 
-def _casting_step(state: GameState, statement: t.Statement, line: LineId) -> GameState:
+def _casting_step(state: GameState, statement: t.Statement, line: LineId, plan: _Plan) -> GameState:
     """Follows the parts of casting a spell or activating an ability (decision 0045)."""
-    if isinstance(statement, _OPENS_CASTING):
+    if plan.opens_casting:
         starts: tuple[LineId | None, ...] = (line, *(None,) * (len(CASTING_STAGES) - 1))
         return replace(state, casting=Casting(statement.subject.number, 0, starts))
     casting = state.casting
     assert casting is not None
-    if isinstance(statement, _ENDS_CASTING):
+    if plan.ends_casting:
         return replace(state, casting=None)
     stage = casting_stage(casting, statement)
     if stage is None:

@@ -172,7 +172,8 @@ def _unstated(state: GameState, player: str) -> GameState:
 
 def mana_step(state: GameState, statement: t.Statement) -> GameState:
     """Follows the mana pools through one line, from the state before it."""
-    if isinstance(statement, _STEP_LINES):
+    kind = type(statement)  # Turn, PhaseOrStep, ManaAdded and Pay have no subclasses
+    if kind is t.Turn or kind is t.PhaseOrStep:
         if state.mana_pools or state.mana_unstated or state.mana_pending:
             # every pool empties at the end of each step and phase (CR 106.4, 500.4)
             state = evolve(state, mana_pools=(), mana_unstated=frozenset(), mana_pending=None)
@@ -184,13 +185,11 @@ def mana_step(state: GameState, statement: t.Statement) -> GameState:
         state = evolve(state, mana_pending=None)
         agent = statement.cause.agent if statement.cause is not None else None
         stated = (
-            isinstance(statement, t.ManaAdded)
-            and isinstance(agent, t.ObjectRef)
-            and agent.number == pending[1]
+            kind is t.ManaAdded and isinstance(agent, t.ObjectRef) and agent.number == pending[1]
         )
         if not stated:
             state = _unstated(state, pending[0])
-    if isinstance(statement, t.ManaAdded):
+    if kind is t.ManaAdded:
         player = statement.subject.name
         if player in state.mana_unstated:
             return state
@@ -198,7 +197,7 @@ def mana_step(state: GameState, statement: t.Statement) -> GameState:
         if more is None:
             return _unstated(state, player)
         return _with_pool(state, player, added(pool_of(state, player) or EMPTY, more))
-    if isinstance(statement, t.Pay):
+    if kind is t.Pay:
         who = payer(state, statement)
         pool = pool_of(state, who) if who is not None else None
         if who is None or pool is None:
