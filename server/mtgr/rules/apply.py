@@ -56,7 +56,16 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
         and is_event_after_end(state, statement)
     )
     priority = state.sba_due and after_priority(state, statement)  # as the checks see it
-    state = _before_any(state, statement, plan.result)
+    named_players = statement.players
+    if named_players:
+        state = _players_named(state, named_players)
+    if (
+        (state.pending_damage and not plan.result)
+        or state.resolving is not None
+        or state.hidden_this_step
+        or state.commander_losses
+    ):
+        state = _before_any(state, statement, plan.result)
     if plan.mana or state.mana_pending is not None:
         state = mana_step(state, statement)
     state = plan.handler(statement, state, line)
@@ -64,9 +73,15 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
         state = _triggers_put(state, statement)
     if plan.ends_split_second and state.split_second:
         state = _split_second_left(state)
-    state = _after_any(state, statement)
+    if (
+        state.commander_losses
+        or state.last_entered is not None
+        or state.searching
+        or state.turn.step == "cleanup"
+    ):
+        state = _after_any(state, statement)
     if plan.opens_casting or state.casting is not None:
-        state = _casting_step(state, statement, line)
+        state = _casting_step(state, statement, line, plan)
     if priority:
         state = _state_based_actions_checked(state)
     if (
@@ -85,6 +100,7 @@ class _Plan:
     by `isinstance` on every line (the walk applies every line of every record)."""
 
     __slots__ = (
+        "ends_casting",
         "ends_split_second",
         "handler",
         "mana",
@@ -101,6 +117,7 @@ class _Plan:
         self.puts_trigger = issubclass(kind, (t.AbilityOf, t.Target, t.Pay))
         self.ends_split_second = issubclass(kind, (t.Leave, t.Move, t.Turn, t.PhaseOrStep))
         self.opens_casting = issubclass(kind, _OPENS_CASTING)
+        self.ends_casting = issubclass(kind, _ENDS_CASTING)
         self.priority = issubclass(kind, PRIORITY_LINES)
         self.result = issubclass(kind, _RESULTS)
 
@@ -123,6 +140,8 @@ def _triggers_put(state: GameState, statement: t.Statement) -> GameState:
     elif statement.cause is not None and isinstance(statement.cause.agent, t.ObjectRef):
         agent = statement.cause.agent  # an action that pays a triggered ability's cost
         tainted = tainted or (agent.number != state.resolving and _is_trigger(state, agent))
+    if state.triggers_put is None and tainted == state.triggers_tainted:
+        return state
     return replace(state, triggers_put=None, triggers_tainted=tainted)
 
 
@@ -216,11 +235,22 @@ def _may_lose(state: GameState, player: PlayerState, line: LineId) -> GameState:
 _RESULTS = (t.Damage, t.Life, t.PlayerCounters, t.ObjectCounters)
 
 
+def _players_named(state: GameState, named: tuple[t.PlayerRef, ...]) -> GameState:
+    """A player the line names and no line declared takes part from here on (N102 reports
+    the name once)."""
+    for ref in named:
+        name = ref.name
+        for player in state.players:
+            if player.name == name:
+                break
+        else:
+            state = replace(state, players=(*state.players, PlayerState(name)))
+    return state
+
+
 def _before_any(state: GameState, statement: t.Statement, result: bool) -> GameState:
-    """`result`: the line is one of _RESULTS (see _Plan)."""
-    for ref in statement.players:
-        if state.player(ref.name) is None:
-            state = replace(state, players=(*state.players, PlayerState(ref.name)))
+    """What a line ends before it happens; `result`: the line is one of _RESULTS (see
+    _Plan). `apply` calls this only where one of the parts it looks at is set."""
     if state.pending_damage and not result:
         state = replace(state, pending_damage=())
     if state.resolving is not None and _ends_resolution(state, statement):
@@ -259,6 +289,8 @@ def _ends_resolution(state: GameState, statement: t.Statement) -> bool:
 
 
 def _after_any(state: GameState, statement: t.Statement) -> GameState:
+    """What a line ends once it happened; `apply` calls this only where one of the parts it
+    looks at is set."""
     if state.commander_losses:  # a player who lost or left owes no loss any more
         alive = state.alive()
         losses = tuple(loss for loss in state.commander_losses if loss[0] in alive)
@@ -283,14 +315,14 @@ _OPENS_CASTING = (t.Cast, t.AbilityOf)
 _ENDS_CASTING = (t.Cast, t.AbilityOf, t.Leave, t.Play, t.Turn, t.PhaseOrStep, t.Marker)
 
 
-def _casting_step(state: GameState, statement: t.Statement, line: LineId) -> GameState:
+def _casting_step(state: GameState, statement: t.Statement, line: LineId, plan: _Plan) -> GameState:
     """Follows the parts of casting a spell or activating an ability (decision 0045)."""
-    if isinstance(statement, _OPENS_CASTING):
+    if plan.opens_casting:
         starts: tuple[LineId | None, ...] = (line, *(None,) * (len(CASTING_STAGES) - 1))
         return replace(state, casting=Casting(statement.subject.number, 0, starts))
     casting = state.casting
     assert casting is not None
-    if isinstance(statement, _ENDS_CASTING):
+    if plan.ends_casting:
         return replace(state, casting=None)
     stage = casting_stage(casting, statement)
     if stage is None:
@@ -298,6 +330,8 @@ def _casting_step(state: GameState, statement: t.Statement, line: LineId) -> Gam
     starts = casting.starts
     if starts[stage] is None:
         starts = (*starts[:stage], line, *starts[stage + 1 :])
+    elif stage <= casting.stage:
+        return state  # a part already begun, and no further than the casting got
     return replace(state, casting=Casting(casting.number, max(stage, casting.stage), starts))
 
 
@@ -328,7 +362,7 @@ def _object(
     state: GameState, number: int, line: LineId, zone: str, owner: str | None
 ) -> GameObject:
     """The object a line is about; created where the line says if no line introduced it."""
-    obj = state.obj(number)
+    obj = state.objects.get(number)
     if obj is not None:
         return obj
     return new_object(
@@ -419,7 +453,7 @@ def _moved(
         state = _track(state, moved, position)
     if new_zone == "battlefield" and obj.zone != "battlefield":
         state = replace(state, last_entered=obj.number)
-    if obj.zone == "battlefield" and not stays:
+    if obj.zone == "battlefield" and not stays and state.control_changed:
         state = _end_control(state, lambda e: e.until == "leaves" and e.source == obj.number)
     if not stays:
         state = _detach(state, obj.number)
@@ -488,6 +522,8 @@ def _end_effects_of(state: GameState, obj: GameObject, *, left_battlefield: bool
     """Effects on an object end when it leaves its zone (decision 0013 item 7, CR 400.7), and
     effects that last until their source leaves end when it leaves the battlefield
     (decision 0044 item 5)."""
+    if not state.effects:
+        return state
     number = obj.number
 
     def ends(effect: Effect) -> bool:
@@ -506,6 +542,12 @@ def _attached(state: GameState, number: int, host: t.ObjectRef | t.PlayerRef | N
     if obj is None:
         return state
     value = None if host is None else host.number if isinstance(host, t.ObjectRef) else host.name
+    if (
+        obj.attached_to == value
+        and not obj.detached
+        and (number in state.attached) == (value is not None)
+    ):
+        return state  # as it was: a keyframe's entry for a permanent attached to nothing
     if obj.attached_to != value:
         state = _left_its_host(state, obj)
     state = state.with_object(replace(obj, attached_to=value, detached=False))
@@ -859,7 +901,7 @@ def _(statement: t.Draw, state: GameState, line: LineId) -> GameState:
         obj = new_object(
             number=number,
             kind=ObjectKind.CARD,
-            name=None,
+            name=statement.card.value if statement.card is not None else None,
             owner=name,
             controller=None,
             zone="hand",
@@ -869,7 +911,7 @@ def _(statement: t.Draw, state: GameState, line: LineId) -> GameState:
             last_moved=line,
             entered_moment=state.moment,
         )
-        state = state.with_object(_named(obj, statement.card))
+        state = state.with_object(obj)
     else:
         state = _moved(state, _named(obj, statement.card), "hand", line)
     player = state.player(name)
@@ -1010,6 +1052,9 @@ def _(statement: t.Sideboard, state: GameState, line: LineId) -> GameState:
     return state.with_player(replace(player, deck=deck, library=Library(size=deck)))
 
 
+_NEW_KINDS = {"token": ObjectKind.TOKEN, "copy": ObjectKind.COPY, "emblem": ObjectKind.EMBLEM}
+
+
 @_apply.register
 def _(statement: t.New, state: GameState, line: LineId) -> GameState:
     place = statement.place
@@ -1025,8 +1070,7 @@ def _(statement: t.New, state: GameState, line: LineId) -> GameState:
             if isinstance(agent, t.PlayerRef)
             else _controller_of(state, agent.number if isinstance(agent, t.ObjectRef) else None)
         )
-    kinds = {"token": ObjectKind.TOKEN, "copy": ObjectKind.COPY, "emblem": ObjectKind.EMBLEM}
-    kind = kinds.get(what, ObjectKind.CARD)
+    kind = _NEW_KINDS.get(what, ObjectKind.CARD)
     name = statement.card.value if statement.card else None
     if what == "copy" and statement.original is not None:
         original = state.obj(statement.original.number)

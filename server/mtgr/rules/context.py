@@ -42,7 +42,7 @@ class Context:
     """The state before a line, the line itself, the findings it has produced so far, and
     the card index when there is one (card-aware rules stay silent without it)."""
 
-    __slots__ = ("cards", "findings", "line", "span", "state", "statement")
+    __slots__ = ("cards", "findings", "line", "state", "statement")
 
     def __init__(
         self,
@@ -56,7 +56,6 @@ class Context:
         self.state = state
         self.line = line
         self.statement = statement
-        self.span = statement.span if statement is not None else t.Span(0, 0)
         self.findings = findings
 
     def report(
@@ -73,7 +72,7 @@ class Context:
                 rule.code,
                 rule.severity,
                 self.line if line is None else line,
-                span or self.span,
+                span or (self.statement.span if self.statement is not None else t.Span(0, 0)),
                 message,
                 related,
             )

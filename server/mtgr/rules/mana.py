@@ -135,14 +135,19 @@ def mana_ability_cost(state: GameState, statement: t.Statement) -> tuple[str, in
     Guide; decision 0005 item 2) or by a permanent (Ashnod's Altar sacrificing a creature,
     Springleaf Drum tapping one). Taken widely: a line that was no such cost only leaves
     the pool unknown for the rest of the step."""
-    if not isinstance(statement, (t.TapChange, t.Move)) or statement.cause is None:
+    cause = statement.cause
+    if cause is None:
         return None
-    agent = statement.cause.agent
-    if not isinstance(agent, t.ObjectRef) or agent.number == state.resolving:
+    kind = type(statement)  # neither type has subclasses
+    if kind is t.TapChange:
+        if statement.verb.value != "tap":
+            return None
+    elif kind is not t.Move:
         return None
-    if isinstance(statement, t.TapChange) and statement.verb.value != "tap":
+    agent = cause.agent
+    if type(agent) is not t.ObjectRef or agent.number == state.resolving:
         return None
-    source = state.obj(agent.number)
+    source = state.objects.get(agent.number)
     if source is None:
         return None
     if agent.number != statement.subject.number and source.zone != "battlefield":
@@ -167,7 +172,8 @@ def _unstated(state: GameState, player: str) -> GameState:
 
 def mana_step(state: GameState, statement: t.Statement) -> GameState:
     """Follows the mana pools through one line, from the state before it."""
-    if isinstance(statement, _STEP_LINES):
+    kind = type(statement)  # Turn, PhaseOrStep, ManaAdded and Pay have no subclasses
+    if kind is t.Turn or kind is t.PhaseOrStep:
         if state.mana_pools or state.mana_unstated or state.mana_pending:
             # every pool empties at the end of each step and phase (CR 106.4, 500.4)
             state = evolve(state, mana_pools=(), mana_unstated=frozenset(), mana_pending=None)
@@ -179,13 +185,11 @@ def mana_step(state: GameState, statement: t.Statement) -> GameState:
         state = evolve(state, mana_pending=None)
         agent = statement.cause.agent if statement.cause is not None else None
         stated = (
-            isinstance(statement, t.ManaAdded)
-            and isinstance(agent, t.ObjectRef)
-            and agent.number == pending[1]
+            kind is t.ManaAdded and isinstance(agent, t.ObjectRef) and agent.number == pending[1]
         )
         if not stated:
             state = _unstated(state, pending[0])
-    if isinstance(statement, t.ManaAdded):
+    if kind is t.ManaAdded:
         player = statement.subject.name
         if player in state.mana_unstated:
             return state
@@ -193,7 +197,7 @@ def mana_step(state: GameState, statement: t.Statement) -> GameState:
         if more is None:
             return _unstated(state, player)
         return _with_pool(state, player, added(pool_of(state, player) or EMPTY, more))
-    if isinstance(statement, t.Pay):
+    if kind is t.Pay:
         who = payer(state, statement)
         pool = pool_of(state, who) if who is not None else None
         if who is None or pool is None:

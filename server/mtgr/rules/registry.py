@@ -15,7 +15,7 @@ from enum import Enum
 from functools import cache
 from typing import TYPE_CHECKING
 
-from mtgr.rules.state import Stage
+from mtgr.rules.state import GameState, Stage
 from mtgr.syntax import tree as t
 
 if TYPE_CHECKING:
@@ -45,30 +45,53 @@ class RuleDoc:
 
 Check = Callable[["Context", t.Statement], None]
 EndCheck = Callable[["Context"], None]
+# What picks a line's checks (see `check_key`): the statement's type, the stage, and
+# whether the line lists no replacements, state-based actions are owed, no keyframe is
+# open, no damage waits for its result, no commander damage loss is owed, no permanent is
+# phased out, no change of day or night is owed, nothing is being cast.
+CheckKey = tuple[type, Stage, bool, bool, bool, bool, bool, bool, bool, bool]
 
 
 @dataclass(frozen=True, slots=True)
 class Gate:
     """When a check can find anything: the stages it runs in, whether only on lines that
     list replacements, whether only with a card index, whether only while state-based
-    actions are owed (`GameState.sba_due`), and whether only outside gaps and keyframes
-    (where events are F902's and F903's and other checks stay quiet, `describe.quiet`)."""
+    actions are owed (`GameState.sba_due`), while damage waits for its result
+    (`pending_damage`), while a player dealt 21 commander damage has not lost yet
+    (`commander_losses`), while a permanent is phased out (`phased`), while day or night
+    is owed a change (`day_night_due`), while a spell or ability is being cast
+    (`casting`), whether only outside gaps and keyframes (where events are F902's and
+    F903's and other checks stay quiet, `describe.quiet`), and whether only inside an open
+    keyframe."""
 
     stages: frozenset[Stage]
     with_replacements: bool = False
     with_cards: bool = False
     with_sba_due: bool = False
+    with_pending_damage: bool = False
+    with_commander_losses: bool = False
+    with_phased: bool = False
+    with_day_night_due: bool = False
+    while_casting: bool = False
     outside_gaps_and_keyframes: bool = False
+    inside_keyframes: bool = False
 
-    def opens(
-        self, stage: Stage, replacements: bool, cards: bool, sba_due: bool, in_keyframe: bool
-    ) -> bool:
+    def opens(self, key: CheckKey) -> bool:
+        _kind, stage, plain, sba_due, outside_keyframe, *absent = key
+        no_damage, no_losses, none_phased, no_day_night_due, not_casting = absent
         return (
             stage in self.stages
-            and (replacements or not self.with_replacements)
-            and (cards or not self.with_cards)
-            and (sba_due or not self.with_sba_due)
-            and not (self.outside_gaps_and_keyframes and (stage is Stage.GAP or in_keyframe))
+            and not (plain and self.with_replacements)
+            and not (self.with_sba_due and not sba_due)
+            and not (self.with_pending_damage and no_damage)
+            and not (self.with_commander_losses and no_losses)
+            and not (self.with_phased and none_phased)
+            and not (self.with_day_night_due and no_day_night_due)
+            and not (self.while_casting and not_casting)
+            and not (self.inside_keyframes and outside_keyframe)
+            and not (
+                self.outside_gaps_and_keyframes and (stage is Stage.GAP or not outside_keyframe)
+            )
         )
 
 
@@ -92,15 +115,26 @@ class Rule:
         with_replacements: bool = False,
         with_cards: bool = False,
         with_sba_due: bool = False,
+        with_pending_damage: bool = False,
+        with_commander_losses: bool = False,
+        with_phased: bool = False,
+        with_day_night_due: bool = False,
+        while_casting: bool = False,
         outside_gaps_and_keyframes: bool = False,
+        inside_keyframes: bool = False,
     ) -> Callable[[Check], Check]:
         """Registers a check for these statement types (and their subclasses), to run only
         in these stages (None: every stage), with `with_replacements` only on lines that
         list replacements, with `with_cards` only when the walk has a card index, with
-        `with_sba_due` only while state-based actions are owed, and with
-        `outside_gaps_and_keyframes` not in a gap nor inside a keyframe. The walk picks a
-        line's checks from a table by statement type and those conditions, so a check
-        whose line or stage cannot concern it costs nothing there."""
+        `with_sba_due` only while state-based actions are owed, with `with_pending_damage`
+        only while damage waits for its life or loyalty line, with `with_commander_losses`
+        only while a loss to commander damage is owed, with `with_phased` only while a
+        permanent is phased out, with `with_day_night_due` only while day or night is owed
+        a change, with `while_casting` only while a spell or ability is being cast (its
+        parts, decision 0045), with `outside_gaps_and_keyframes`
+        not in a gap nor inside a keyframe, and with `inside_keyframes` only inside one.
+        The walk picks a line's checks from a table by statement type and those
+        conditions, so a check whose line or state cannot concern it costs nothing there."""
 
         def register(check: Check) -> Check:
             for statement_type in statement_types:
@@ -110,7 +144,13 @@ class Rule:
                 with_replacements,
                 with_cards,
                 with_sba_due,
+                with_pending_damage,
+                with_commander_losses,
+                with_phased,
+                with_day_night_due,
+                while_casting,
                 outside_gaps_and_keyframes,
+                inside_keyframes,
             )
             return check
 
@@ -172,30 +212,46 @@ def all_rules() -> dict[str, Rule]:
     return rules
 
 
-_CHECKS: dict[tuple[type, Stage, bool, bool, bool, bool], tuple[Check, ...]] = {}
+def check_key(state: GameState, statement: t.Statement) -> CheckKey:
+    """The key of a line's checks in `check_table` (the walk's loop builds the same tuple
+    in place, without this call)."""
+    return (
+        type(statement),
+        state.stage,
+        not statement.replacements,
+        state.sba_due,
+        state.in_keyframe is None,
+        not state.pending_damage,
+        not state.commander_losses,
+        not state.phased,
+        state.day_night_due is None,
+        state.casting is None,
+    )
 
 
-def checks_for(
-    statement_type: type,
-    stage: Stage,
-    replacements: bool,
-    cards: bool,
-    sba_due: bool,
-    in_keyframe: bool,
-) -> tuple[Check, ...]:
-    """The checks of every rule registered for this statement type whose gate opens in this
-    stage, on a line that does or does not list replacements, with or without a card
-    index, with or without state-based actions owed, inside a keyframe or not, in code
-    order; a plain dict, looked up on every line of every walk."""
-    key = (statement_type, stage, replacements, cards, sba_due, in_keyframe)
-    found = _CHECKS.get(key)
+_TABLES: tuple[dict[CheckKey, tuple[Check, ...]], dict[CheckKey, tuple[Check, ...]]] = ({}, {})
+
+
+def check_table(cards: bool) -> dict[CheckKey, tuple[Check, ...]]:
+    """The checks for each `check_key` seen so far, with or without a card index: a plain
+    dict the walk looks every line up in, filled by `checks_for` on a miss."""
+    return _TABLES[cards]
+
+
+def checks_for(key: CheckKey, cards: bool) -> tuple[Check, ...]:
+    """The checks of every rule registered for the key's statement type whose gate opens
+    there, with or without a card index, in code order."""
+    table = _TABLES[cards]
+    found = table.get(key)
     if found is None:
-        found = _CHECKS[key] = tuple(
+        statement_type = key[0]
+        found = table[key] = tuple(
             check
             for rule in all_rules().values()
             for registered, check in rule.checks.items()
             if issubclass(statement_type, registered)
-            and rule.gates[check].opens(stage, replacements, cards, sba_due, in_keyframe)
+            and (cards or not rule.gates[check].with_cards)
+            and rule.gates[check].opens(key)
         )
     return found
 

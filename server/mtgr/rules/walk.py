@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from mtgr.cards.model import CardIndex
 from mtgr.rules.apply import apply
 from mtgr.rules.context import Context, Finding
-from mtgr.rules.registry import checks_for, end_checks, rule
+from mtgr.rules.registry import check_key, check_table, checks_for, end_checks, rule
 from mtgr.rules.state import Checkpoint, GameState, LineId
 from mtgr.syntax import tree as t
 
@@ -73,16 +73,7 @@ def step(
     if statement is None:
         return state
     context = Context(state, line.id, statement, findings, cards)
-    replacements = bool(statement.replacements)
-    checks = checks_for(
-        type(statement),
-        state.stage,
-        replacements,
-        cards is not None,
-        state.sba_due,
-        state.in_keyframe is not None,
-    )
-    for check in checks:
+    for check in checks_for(check_key(state, statement), cards is not None):
         check(context, statement)
     return apply(state, statement, line.id)
 
@@ -180,7 +171,14 @@ def _walk_from(
     pause = first_step or pause_every
     checkpoints, emitted, objects_after = result.checkpoints, result.emitted, result.objects_after
     cards = result.cards
+    with_cards = cards is not None
+    table = check_table(with_cards)
+    # `step` written out: one context for every line, the checks' key built in place
+    context = Context(state, -1, None, [], cards)
+    # most lines name what earlier lines named as it stood: each tuple is kept once, the
+    # one-object ones by number (a lookup by an int, not the hash of a nested tuple)
     seen_named: dict[tuple[tuple[int, str | None], ...], tuple[tuple[int, str | None], ...]] = {}
+    seen_one: dict[int, tuple[tuple[int, str | None]]] = {}
     for index in range(start, len(lines)):
         if pause and walked == pause:
             yield index
@@ -202,22 +200,57 @@ def _walk_from(
             objects_after.pop(line_id, None)
         if (index - start) % CHECKPOINT_EVERY == 0:
             checkpoints[line_id] = state.checkpoint()
-        findings: list[Finding] = []
-        state = step(state, line, findings, cards)
         walked += 1
-        if findings:
-            emitted[line_id] = findings
-        statement = line.parsed.statement
-        if statement is not None and statement.objects:
+        parsed = line.parsed
+        statement = parsed.statement
+        if parsed.error is not None:
+            emitted[line_id] = [_syntax_finding(line_id, parsed.error)]
+            continue
+        if statement is None:
+            continue
+        key = (
+            type(statement),
+            state.stage,
+            not statement.replacements,
+            state.sba_due,
+            state.in_keyframe is None,
+            not state.pending_damage,
+            not state.commander_losses,
+            not state.phased,
+            state.day_night_due is None,
+            state.casting is None,
+        )
+        checks = table.get(key)
+        if checks is None:
+            checks = checks_for(key, with_cards)
+        context.state = state
+        context.line = line_id
+        context.statement = statement
+        for check in checks:
+            check(context, statement)
+        if context.findings:
+            emitted[line_id] = context.findings
+            context.findings = []
+        state = apply(state, statement, line_id)
+        refs = statement.objects
+        if refs:
             objects = state.objects
-            named = tuple(
-                (ref.number, obj.name)
-                for ref in statement.objects
-                if (obj := objects.get(ref.number)) is not None
-            )
-            if named:
-                # most lines name what earlier lines named as it stood: keep that tuple once
-                objects_after[line_id] = seen_named.setdefault(named, named)
+            if len(refs) == 1:
+                number = refs[0].number
+                obj = objects.get(number)
+                if obj is not None:
+                    one = seen_one.get(number)
+                    if one is None or one[0][1] != obj.name:
+                        one = seen_one[number] = ((number, obj.name),)
+                    objects_after[line_id] = one
+            else:
+                named = tuple(
+                    (ref.number, obj.name)
+                    for ref in refs
+                    if (obj := objects.get(ref.number)) is not None
+                )
+                if named:
+                    objects_after[line_id] = seen_named.setdefault(named, named)
     result.final_state = state
     result.end_findings = end_of_file(state, cards)
     result.lines_walked = walked

@@ -6,8 +6,10 @@ above it are inserted or removed; the document model adds the line number.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from enum import Enum
+from operator import attrgetter
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,11 +128,22 @@ class Token:
 # ---- statements -------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
 class _References:
-    all: tuple[ObjectRef | PlayerRef, ...]
-    players: tuple[PlayerRef, ...]
-    objects: tuple[ObjectRef, ...]
+    """What a statement names, in the order written: all of it, its players, its objects.
+    A plain class: made once for nearly every line a walk reads, where a frozen dataclass's
+    `__init__` (one `object.__setattr__` a field) costs more than finding the references."""
+
+    __slots__ = ("all", "objects", "players")
+
+    def __init__(
+        self,
+        all: tuple[ObjectRef | PlayerRef, ...],
+        players: tuple[PlayerRef, ...],
+        objects: tuple[ObjectRef, ...],
+    ) -> None:
+        self.all = all
+        self.players = players
+        self.objects = objects
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -148,14 +161,21 @@ class Statement:
         cached = self._references
         if cached is None:
             found = _collect_references(self)
-            players = tuple(r for r in found if isinstance(r, PlayerRef))
-            objects = tuple(r for r in found if isinstance(r, ObjectRef))
             # most lines name only objects or only players: one tuple serves twice
             # (about 1 MB on a 50,000-line record)
-            if len(objects) == len(found):
-                objects = found
-            elif len(players) == len(found):
-                players = found
+            players: tuple[PlayerRef, ...]
+            objects: tuple[ObjectRef, ...]
+            if not found:
+                players = objects = ()
+            else:
+                player_refs = [r for r in found if type(r) is PlayerRef]
+                if not player_refs:
+                    players, objects = (), found  # type: ignore[assignment]
+                elif len(player_refs) == len(found):
+                    players, objects = found, ()  # type: ignore[assignment]
+                else:
+                    players = tuple(player_refs)
+                    objects = tuple(r for r in found if type(r) is ObjectRef)
             cached = _References(found, players, objects)
             object.__setattr__(self, "_references", cached)
         return cached
@@ -573,41 +593,65 @@ class Marker(Statement):
 
 # Fields of every statement that never hold a reference.
 _NOT_REFERENCES = frozenset({"_references", "verb", "span", "replacement_keyword"})
-_REFERENCE_FIELDS: dict[type, tuple[str, ...]] = {}
+# The types that hold a reference (see `_collect_references`): a field whose annotation
+# names none of them holds none, and is not looked at.
+_HOLDERS = ("ObjectRef", "PlayerRef", "Cause", "Place", "CombatEntry")
+_REFERENCE_FIELDS: dict[type, Callable[[Statement], tuple[object, ...]]] = {}
 
 
-def _reference_fields(cls: type) -> tuple[str, ...]:
-    names = _REFERENCE_FIELDS.get(cls)
-    if names is None:
+def _reference_fields(cls: type) -> Callable[[Statement], tuple[object, ...]]:
+    """What reads the fields of a `cls` statement that may hold a reference, in one call
+    (every statement type has at least two: `cause` and `replacements`)."""
+    values = _REFERENCE_FIELDS.get(cls)
+    if values is None:
+        annotations = {f.name: str(f.type) for f in fields(cls)}
         slots = (name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ()))
-        names = _REFERENCE_FIELDS[cls] = tuple(n for n in slots if n not in _NOT_REFERENCES)
-    return names
+        names = [
+            name
+            for name in slots
+            if name not in _NOT_REFERENCES
+            and any(holder in annotations.get(name, holder) for holder in _HOLDERS)
+        ]
+        values = _REFERENCE_FIELDS[cls] = attrgetter(*names)
+    return values
 
 
 def _collect_references(statement: Statement) -> tuple[ObjectRef | PlayerRef, ...]:
+    cls = type(statement)
+    values = _REFERENCE_FIELDS.get(cls) or _reference_fields(cls)
     found: list[ObjectRef | PlayerRef] = []
-    for name in _reference_fields(type(statement)):
-        value = getattr(statement, name, None)
-        if value is None:
-            continue
-        for item in value if type(value) is tuple else (value,):
-            kind = type(item)
-            if kind is ObjectRef or kind is PlayerRef:
-                found.append(item)
-            elif kind is Cause and type(item.agent) is not Sba:
-                found.append(item.agent)
-            elif kind is Place and item.player is not None:
-                found.append(item.player)
-            elif kind is CombatEntry:
-                found.append(item.target)
-            # anything else holds no reference: a word, a number, (count, kind) pairs
+    for value in values(statement):
+        kind = type(value)
+        if kind is ObjectRef or kind is PlayerRef:
+            found.append(value)  # type: ignore[arg-type]
+        elif kind is tuple:
+            for item in value:  # type: ignore[attr-defined]
+                if (ref := _reference_in(item)) is not None:
+                    found.append(ref)
+        elif value is not None and (ref := _reference_in(value)) is not None:
+            found.append(ref)
     if len(found) > 1:
-        found.sort(key=_start)
+        found.sort(key=_START)
     return tuple(found)
 
 
-def _start(ref: ObjectRef | PlayerRef) -> int:
-    return ref.span.start
+def _reference_in(item: object) -> ObjectRef | PlayerRef | None:
+    """The reference a part of a statement holds, if any: a word, a number, a text or a
+    (count, kind) pair holds none."""
+    kind = type(item)
+    if kind is ObjectRef or kind is PlayerRef:
+        return item  # type: ignore[return-value]
+    if kind is Cause:
+        agent = item.agent  # type: ignore[attr-defined]
+        return None if type(agent) is Sba else agent  # type: ignore[no-any-return]
+    if kind is Place:
+        return item.player  # type: ignore[attr-defined,no-any-return]
+    if kind is CombatEntry:
+        return item.target  # type: ignore[attr-defined,no-any-return]
+    return None
+
+
+_START = attrgetter("span.start")
 
 
 @dataclass(frozen=True, slots=True)

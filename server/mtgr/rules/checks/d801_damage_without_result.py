@@ -54,9 +54,9 @@ RULE = define(
 _RESULTS = (t.Damage, t.Life, t.PlayerCounters, t.ObjectCounters)
 
 
-@RULE.on(t.Statement)
+@RULE.on(t.Statement, with_pending_damage=True)
 def check(ctx: Context, statement: t.Statement) -> None:
-    if not ctx.state.pending_damage or isinstance(statement, _RESULTS):
+    if isinstance(statement, _RESULTS):
         return
     if isinstance(statement, t.Marker) and statement.verb.value == "incomplete":
         return  # the result may be among the lines the gap leaves out

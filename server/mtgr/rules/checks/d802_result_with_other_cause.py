@@ -45,11 +45,9 @@ RULE = define(
 )
 
 
-@RULE.on(t.Life, t.PlayerCounters, t.ObjectCounters)
+@RULE.on(t.Life, t.PlayerCounters, t.ObjectCounters, with_pending_damage=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     pending = ctx.state.pending_damage
-    if not pending:
-        return
     settles = _settles(ctx, statement)
     if settles is None:
         return

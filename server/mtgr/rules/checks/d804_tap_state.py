@@ -46,7 +46,7 @@ RULE = define(
 @RULE.on(t.TapChange, outside_gaps_and_keyframes=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.TapChange)
-    obj = ctx.state.obj(statement.subject.number)
+    obj = ctx.state.objects.get(statement.subject.number)
     if obj is None or obj.zone != "battlefield":
         return  # O201, O203 and O204 report those
     tap = statement.verb.value == "tap"

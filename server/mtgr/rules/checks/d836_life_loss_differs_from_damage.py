@@ -45,12 +45,12 @@ RULE = define(
 )
 
 
-@RULE.on(t.Life)
+@RULE.on(t.Life, with_pending_damage=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Life)
     cause = statement.cause
     pending = ctx.state.pending_damage
-    if not pending or statement.delta.value >= 0 or statement.replacements:
+    if statement.delta.value >= 0 or statement.replacements:
         return
     if cause is None or not isinstance(cause.agent, t.ObjectRef):
         return  # D802 reports a result without the damage's source

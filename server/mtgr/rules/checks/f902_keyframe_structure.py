@@ -58,11 +58,9 @@ _STRUCTURE = (t.Marker, *_ENTRIES)
 _DESIGNATIONS = (t.Designation, t.DayNight, t.Venture, t.RingTempts)
 
 
-@RULE.on(t.Statement)
-def check(ctx: Context, statement: t.Statement) -> None:
+@RULE.on(*_STRUCTURE)
+def check_structure(ctx: Context, statement: t.Statement) -> None:
     opened = ctx.state.in_keyframe
-    if opened is None and not isinstance(statement, _STRUCTURE):
-        return  # the common case: an event outside any keyframe
     if isinstance(statement, t.Marker) and statement.verb.value == "end":
         if opened is None:
             ctx.report(RULE, "`end` closes no keyframe: there is no open `keyframe` above")
@@ -84,15 +82,28 @@ def check(ctx: Context, statement: t.Statement) -> None:
             )
         return
     if opened is not None:
-        if isinstance(statement, _DESIGNATIONS) and statement.cause is None:
-            return  # `"P" monarch`, `day`, `"P" venture "Room"`: entries (0060.2, 0063.4)
-        ctx.report(
-            RULE,
-            'only entries stand inside a keyframe (`#N ZONE ...`, `"P" life K`, '
-            '`"P" library K`, `"P" counters K KIND`, `"P" monarch`, `day`): close it with '
-            "`end` first",
-            related=_opened_here(opened),
-        )
+        _event_inside(ctx, opened)  # `incomplete`
+
+
+@RULE.on(t.Statement, inside_keyframes=True)
+def check_event(ctx: Context, statement: t.Statement) -> None:
+    """Any other line inside an open keyframe (the walk calls this only there)."""
+    opened = ctx.state.in_keyframe
+    if opened is None or isinstance(statement, _STRUCTURE):
+        return  # `check_structure`'s
+    if isinstance(statement, _DESIGNATIONS) and statement.cause is None:
+        return  # `"P" monarch`, `day`, `"P" venture "Room"`: entries (0060.2, 0063.4)
+    _event_inside(ctx, opened)
+
+
+def _event_inside(ctx: Context, opened: LineId) -> None:
+    ctx.report(
+        RULE,
+        'only entries stand inside a keyframe (`#N ZONE ...`, `"P" life K`, '
+        '`"P" library K`, `"P" counters K KIND`, `"P" monarch`, `day`): close it with '
+        "`end` first",
+        related=_opened_here(opened),
+    )
 
 
 def _opened_here(opened: LineId) -> tuple[Related, ...]:

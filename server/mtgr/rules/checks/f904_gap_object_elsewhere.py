@@ -66,7 +66,6 @@ def check(ctx: Context, statement: t.Statement) -> None:
     zone = place.zone.value
     named = place.player.name if place.player is not None else None
     _role, holder = holder_of(obj, obj.zone)
-    introduced = (Related(obj.introduced, None, f"{obj.label()} introduced here"),)
     if obj.zone != zone:
         span = place.zone.span
     elif named is not None and holder is not None and named != holder:
@@ -89,7 +88,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
         f"{obj.label()} was introduced {where} after `incomplete`, but its keyframe shows it "
         f"{shown}; a `new` line in a gap puts the object where the keyframe shows it",
         span,
-        related=introduced,
+        related=(Related(obj.introduced, None, f"{obj.label()} introduced here"),),
     )
 
 

@@ -75,12 +75,12 @@ _PARTS = (
     t.Move,
     t.ObjectCounters,
     t.Life,
+    while_casting=True,
     outside_gaps_and_keyframes=True,
 )
 def check(ctx: Context, statement: t.Statement) -> None:
     casting = ctx.state.casting
-    if casting is None:
-        return
+    assert casting is not None
     stage = casting_stage(casting, statement)
     if stage is None or stage >= casting.stage:
         return

@@ -54,9 +54,9 @@ RULE = define(
 )
 
 
-@RULE.on(t.Statement)
+@RULE.on(t.Statement, with_commander_losses=True)
 def check(ctx: Context, statement: t.Statement) -> None:
-    if not ctx.state.commander_losses or at_sba_time(statement):
+    if at_sba_time(statement):
         return
     for player, commander, line, _span in ctx.state.commander_losses:
         ctx.report(

@@ -58,9 +58,9 @@ RULE = define(
 )
 
 
-@RULE.on(*EVENTS, outside_gaps_and_keyframes=True)
+@RULE.on(*EVENTS, with_replacements=True, outside_gaps_and_keyframes=True)
 def check(ctx: Context, statement: t.Statement) -> None:
-    if not statement.replacements or statement.cause is not None:
+    if statement.cause is not None:
         return
     state = ctx.state
     if state.stage is Stage.OVER:

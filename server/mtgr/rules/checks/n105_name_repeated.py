@@ -47,18 +47,20 @@ RULE = define(
 def given_name(ctx: Context, statement: t.Statement) -> tuple[int, t.Text] | None:
     """The object a line names, and the name, when the line gives a known object a name
     (the checks that ask run only outside gaps and keyframes, see `describe.quiet`)."""
-    if isinstance(statement, t.Draw):
+    # by exact type: the checks that ask run on every object line, most of which name nothing
+    kind = type(statement)
+    if kind is t.Draw:
         number, name = statement.drawn.number, statement.card
-    elif isinstance(statement, t.Identify):
+    elif kind is t.Identify:
         number, name = statement.subject.number, statement.card
-    elif isinstance(statement, t.ObjectStatement) and not isinstance(statement, t.New):
-        number, name = statement.subject.number, statement.name
-    else:
+    elif kind is t.New or not isinstance(statement, t.ObjectStatement):
         return None
+    else:
+        number, name = statement.subject.number, statement.name
     if name is None:
         return None
-    obj = ctx.state.obj(number)
-    if obj is None or obj.hidden:
+    obj = ctx.state.objects.get(number)
+    if obj is None or obj.name is None:
         return None
     if isinstance(statement, t.Draw):
         player = ctx.state.player(statement.subject.name)

@@ -58,7 +58,15 @@ RULE = define(
     doc=__doc__,
 )
 
-_ON_BATTLEFIELD = (t.TapChange, t.Attack, t.Block, t.Control)
+# the zone a line needs its object in
+_ZONE_NEEDED: dict[type, str] = {
+    t.Leave: "stack",
+    t.Target: "stack",
+    t.TapChange: "battlefield",
+    t.Attack: "battlefield",
+    t.Block: "battlefield",
+    t.Control: "battlefield",
+}
 _WHY = {
     "resolve": "only the object on top of the stack resolves",
     "fizzle": "only the object on top of the stack fizzles",
@@ -88,20 +96,20 @@ _WHY = {
 )
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.ObjectStatement)
-    obj = ctx.state.obj(statement.subject.number)
+    obj = ctx.state.objects.get(statement.subject.number)
     if obj is None or obj.zone == GONE:
         return  # O201 and O204 report those
-    if isinstance(statement, (t.Move, t.Cast, t.Play)):
-        _check_source(ctx, statement, obj)
+    kind = type(statement)  # the types registered have no subclasses
+    if kind is t.Move or kind is t.Cast or kind is t.Play:
+        _check_source(ctx, statement, obj)  # type: ignore[arg-type]
         return
-    verb = statement.verb.value
-    if isinstance(statement, (t.Leave, t.Target)):
-        if obj.zone != "stack":
-            _report(ctx, obj, "on the stack", statement.verb.span, _WHY[verb])
-    elif isinstance(statement, _ON_BATTLEFIELD):
-        if obj.zone != "battlefield":
-            _report(ctx, obj, "on the battlefield", statement.verb.span, _WHY[verb])
-    elif isinstance(statement, t.ObjectCounters):
+    wanted = _ZONE_NEEDED.get(kind)
+    if wanted is not None:
+        if obj.zone != wanted:
+            where = f"on the {wanted}"
+            verb = statement.verb
+            _report(ctx, obj, where, verb.span, _WHY[verb.value])
+    elif kind is t.ObjectCounters:
         if obj.zone in ("library", "hand"):
             ctx.report(
                 RULE,
@@ -110,7 +118,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
                 statement.verb.span,
                 related=ctx.where(obj),
             )
-    elif isinstance(statement, t.Reveal) and obj.zone not in ("hand", "library"):
+    elif kind is t.Reveal and obj.zone not in ("hand", "library"):
         _report(
             ctx,
             obj,

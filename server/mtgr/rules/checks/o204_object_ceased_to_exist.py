@@ -70,10 +70,8 @@ _NOT_SUBJECT = (t.New, t.AbilityOf, t.SnapshotObject)
 @RULE.on(t.ObjectStatement, outside_gaps_and_keyframes=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.ObjectStatement)
-    if isinstance(statement, _NOT_SUBJECT):
-        return
-    obj = ctx.state.obj(statement.subject.number)
-    if obj is None or obj.zone != GONE:
+    obj = ctx.state.objects.get(statement.subject.number)
+    if obj is None or obj.zone != GONE or isinstance(statement, _NOT_SUBJECT):
         return
     if obj.number == ctx.state.resolving and isinstance(statement, _RESOLUTION):
         return

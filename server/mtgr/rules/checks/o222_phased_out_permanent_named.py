@@ -44,11 +44,11 @@ RULE = define(
 )
 
 
-@RULE.on(t.ObjectStatement, outside_gaps_and_keyframes=True)
+@RULE.on(t.ObjectStatement, with_phased=True, outside_gaps_and_keyframes=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.ObjectStatement)
     state = ctx.state
-    if not state.phased or isinstance(statement, t.SnapshotObject):
+    if isinstance(statement, t.SnapshotObject):
         return
     cause = statement.cause.agent if statement.cause else None
     for ref in statement.objects:

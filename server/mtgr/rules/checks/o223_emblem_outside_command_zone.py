@@ -49,7 +49,7 @@ RULE = define(
 @RULE.on(t.ObjectStatement)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.ObjectStatement)
-    if isinstance(statement, t.New):
+    if type(statement) is t.New:
         zone = statement.place.zone
         if statement.what.value == "emblem" and zone.value != "command" and not quiet(ctx):
             ctx.report(
@@ -58,7 +58,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
                 zone.span,
             )
         return
-    obj = ctx.state.obj(statement.subject.number)
+    obj = ctx.state.objects.get(statement.subject.number)
     if obj is None or obj.kind is not ObjectKind.EMBLEM:
         return
     if isinstance(statement, (t.AbilityOf, t.SnapshotObject)) or quiet(ctx):

@@ -51,11 +51,11 @@ RULE = define(
 )
 
 
-@RULE.on(*PRIORITY_LINES, stages=(Stage.PLAYING,), outside_gaps_and_keyframes=True)
+@RULE.on(
+    *PRIORITY_LINES, stages=(Stage.PLAYING,), with_phased=True, outside_gaps_and_keyframes=True
+)
 def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
-    if not state.phased:
-        return
     if not ends_untap_step(statement):
         return
     for obj in state.phased_objects():

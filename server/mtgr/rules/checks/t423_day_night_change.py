@@ -79,12 +79,10 @@ def check_change(ctx: Context, statement: t.Statement) -> None:
     )
 
 
-@RULE.on(*PRIORITY_LINES)
+@RULE.on(*PRIORITY_LINES, with_day_night_due=True)
 def check_missing(ctx: Context, statement: t.Statement) -> None:
-    due = ctx.state.day_night_due
-    if due is None:
-        return
     state = ctx.state
+    due = state.day_night_due
     if quiet(ctx) or not ends_untap_step(statement):
         return
     ctx.report(

@@ -52,11 +52,11 @@ _LEAVING = (t.Move, t.Cast, t.Play)
 @RULE.on(t.ObjectStatement, outside_gaps_and_keyframes=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.ObjectStatement)
-    if isinstance(statement, (t.New, t.AbilityOf, t.SnapshotObject)):
-        return
     state = ctx.state
-    obj = state.obj(statement.subject.number)
+    obj = state.objects.get(statement.subject.number)
     if obj is None or obj.zone != "hand" or not obj.hidden or obj.owner is None:
+        return
+    if isinstance(statement, (t.New, t.AbilityOf, t.SnapshotObject)):
         return
     leaving = False
     if isinstance(statement, _LEAVING):

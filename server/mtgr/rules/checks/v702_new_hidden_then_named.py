@@ -50,15 +50,18 @@ RULE = define(
 
 @RULE.on(t.ObjectStatement, t.Draw, outside_gaps_and_keyframes=True)
 def check(ctx: Context, statement: t.Statement) -> None:
-    if isinstance(statement, t.Draw):
+    kind = type(statement)  # by exact type: most object lines name nothing, and leave here
+    if kind is t.Draw:
         ref, name = statement.drawn, statement.card
-    elif isinstance(statement, t.ObjectStatement) and not isinstance(statement, t.New):
-        ref = statement.subject
-        name = statement.card if isinstance(statement, t.Identify) else statement.name
-    else:
+    elif kind is t.New or not isinstance(statement, t.ObjectStatement):
         return
-    obj = ctx.state.obj(ref.number)
-    if name is None or obj is None or not obj.hidden or not obj.introduced_hidden:
+    else:
+        ref = statement.subject
+        name = statement.card if kind is t.Identify else statement.name
+    if name is None:
+        return
+    obj = ctx.state.objects.get(ref.number)
+    if obj is None or not obj.hidden or not obj.introduced_hidden:
         return
     if obj.number not in ctx.state.hidden_this_step:
         return
