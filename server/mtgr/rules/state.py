@@ -678,6 +678,23 @@ class Checkpoint:
         state.objects = self.objects.thawed()
         return state
 
+    def renewed(self, state: GameState) -> Checkpoint | None:
+        """None if `state` equals this checkpoint; else `state` as a checkpoint that shares
+        with this one every part and object page it equals, and the state goes on sharing
+        them. For a walk done again after an edit, at a line where the walk before kept this
+        one: the states of the two walks often differ in a number or two and no object."""
+        parts = _other_parts(state)
+        objects = state.objects.frozen()
+        same_parts = parts == self.parts
+        if same_parts:
+            parts = self.parts
+        shared = objects.sharing(self.objects)
+        if shared is self.objects and same_parts:
+            return None
+        if shared is not objects:
+            state.objects.rebase(shared)
+        return Checkpoint(parts, shared)
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, GameState):
             return self.parts == _other_parts(other) and self.objects == other.objects

@@ -181,6 +181,7 @@ def _walk_from(
     checkpoints, emitted, objects_after = result.checkpoints, result.emitted, result.objects_after
     cards = result.cards
     seen_named: dict[tuple[tuple[int, str | None], ...], tuple[tuple[int, str | None], ...]] = {}
+    kept = start - CHECKPOINT_EVERY  # the line of the last checkpoint kept
     for index in range(start, len(lines)):
         if pause and walked == pause:
             yield index
@@ -190,24 +191,34 @@ def _walk_from(
         if previous is not None:
             if index > last_changed:
                 old = previous.checkpoints.get(line_id)
-                if old is not None and old == state:
-                    # from here on all is as the previous walk found it, and still in the tables
-                    result.final_state = previous.final_state
-                    result.end_findings = previous.end_findings
-                    result.lines_walked = walked
-                    return
-            # what the previous walk kept for this line is stale
-            checkpoints.pop(line_id, None)
-            emitted.pop(line_id, None)
-            objects_after.pop(line_id, None)
-        if (index - start) % CHECKPOINT_EVERY == 0:
+                if old is not None:
+                    renewed = old.renewed(state)
+                    if renewed is None:
+                        # from here on all is as the previous walk found it, and in the tables
+                        result.final_state = previous.final_state
+                        result.end_findings = previous.end_findings
+                        result.lines_walked = walked
+                        return
+                    # kept where the previous walk kept one, sharing what equals it
+                    checkpoints[line_id] = renewed
+                    kept = index
+            # what the previous walk kept for this line is stale: replaced below, or dropped
+            # (replacing a key keeps its place in a dict; dropping and adding it again
+            # takes a new place, and a long walk grew the tables to twice their size)
+            if index - kept < CHECKPOINT_EVERY and kept != index:
+                checkpoints.pop(line_id, None)
+        if index - kept >= CHECKPOINT_EVERY:
             checkpoints[line_id] = state.checkpoint()
+            kept = index
         findings: list[Finding] = []
         state = step(state, line, findings, cards)
         walked += 1
         if findings:
             emitted[line_id] = findings
+        elif previous is not None:
+            emitted.pop(line_id, None)
         statement = line.parsed.statement
+        named: tuple[tuple[int, str | None], ...] = ()
         if statement is not None and statement.objects:
             objects = state.objects
             named = tuple(
@@ -215,9 +226,11 @@ def _walk_from(
                 for ref in statement.objects
                 if (obj := objects.get(ref.number)) is not None
             )
-            if named:
-                # most lines name what earlier lines named as it stood: keep that tuple once
-                objects_after[line_id] = seen_named.setdefault(named, named)
+        if named:
+            # most lines name what earlier lines named as it stood: keep that tuple once
+            objects_after[line_id] = seen_named.setdefault(named, named)
+        elif previous is not None:
+            objects_after.pop(line_id, None)
     result.final_state = state
     result.end_findings = end_of_file(state, cards)
     result.lines_walked = walked
