@@ -686,8 +686,7 @@ class Checkpoint:
         parts = _other_parts(state)
         objects = state.objects.frozen()
         same_parts = parts == self.parts
-        if same_parts:
-            parts = self.parts
+        parts = self.parts if same_parts else tuple(map(_equal_kept, self.parts, parts))
         shared = objects.sharing(self.objects)
         if shared is self.objects and same_parts:
             return None
@@ -703,6 +702,11 @@ class Checkpoint:
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _equal_kept(kept: object, new: object) -> object:
+    """`kept` where it equals `new`: one value held where two would be."""
+    return kept if kept == new else new
 
 
 def evolve(value: _T, **changes: object) -> _T:

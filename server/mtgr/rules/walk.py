@@ -228,7 +228,9 @@ def _walk_from(
             )
         if named:
             # most lines name what earlier lines named as it stood: keep that tuple once
-            objects_after[line_id] = seen_named.setdefault(named, named)
+            # (and the previous walk's, where it is the same)
+            if previous is None or objects_after.get(line_id) != named:
+                objects_after[line_id] = seen_named.setdefault(named, named)
         elif previous is not None:
             objects_after.pop(line_id, None)
     result.final_state = state
