@@ -686,7 +686,15 @@ class Checkpoint:
         parts = _other_parts(state)
         objects = state.objects.frozen()
         same_parts = parts == self.parts
-        parts = self.parts if same_parts else tuple(map(_equal_kept, self.parts, parts))
+        if same_parts:
+            parts = self.parts
+        else:  # the sets an edit made anew but equal (a walk builds new ones on every turn)
+            kept, renewed = self.parts, list(parts)
+            for at in _SET_PARTS:
+                value = kept[at]
+                if value is not renewed[at] and value == renewed[at]:
+                    renewed[at] = value
+            parts = tuple(renewed)
         shared = objects.sharing(self.objects)
         if shared is self.objects and same_parts:
             return None
@@ -702,11 +710,6 @@ class Checkpoint:
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
-
-
-def _equal_kept(kept: object, new: object) -> object:
-    """`kept` where it equals `new`: one value held where two would be."""
-    return kept if kept == new else new
 
 
 def evolve(value: _T, **changes: object) -> _T:
@@ -787,3 +790,9 @@ def _copier(cls: type) -> _Copier:
 _STATE_FIELDS = tuple(f.name for f in fields(GameState))
 _OTHER_FIELDS = tuple(name for name in _STATE_FIELDS if name != "objects")
 _other_parts = attrgetter(*_OTHER_FIELDS)
+# where the parts hold sets: compared in C, and shared between checkpoints when equal
+_SET_PARTS = tuple(
+    at
+    for at, f in enumerate(f for f in fields(GameState) if f.name != "objects")
+    if str(f.type).startswith("frozenset")
+)
