@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+from benchmarks.generate import generate
 from benchmarks.memory import one_long_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -118,3 +119,34 @@ def test_an_incremental_check_of_a_game_of_many_objects_equals_a_full_check(
         fresh = walk(document.lines)
         assert result.findings(document.lines) == fresh.findings(document.lines)
         assert result.final_state == fresh.final_state
+
+
+def test_a_walk_done_again_shares_what_equals_the_walk_before_it() -> None:
+    """A line pasted from later makes every state below it differ in the numbers taken, and
+    the walk goes on to the end; its checkpoints keep the previous walk's objects (and the
+    parts that did not change) instead of a second copy of them (issue 17 item 5)."""
+    document = Document(generate(2000, seed=7))
+    before = walk(document.lines)
+    later = document.texts[1500]
+    assert "#" in later
+    first = document.edit((300, 0), (300, 0), later + "\n")
+    after = rewalk(before, document.lines, first)
+    assert after.lines_walked > 1000
+    fresh = walk(document.lines)
+    assert after.findings(document.lines) == fresh.findings(document.lines)
+    assert after.final_state == fresh.final_state
+    shared = 0
+    for line in document.lines[first + 1 :]:
+        old, new = before.checkpoints.get(line.id), after.checkpoints.get(line.id)
+        if old is None:
+            continue
+        assert new is not None  # kept where the previous walk kept one
+        if new is old:
+            break  # where the walk stopped: all is as before from here on
+        assert new != old  # the walk did not stop: the states differ ...
+        if new.objects == old.objects:  # ... but often not in their objects
+            assert new.objects is old.objects
+            shared += 1
+        sets = [(a, b) for a, b in zip(new.parts, old.parts, strict=True) if type(a) is frozenset]
+        assert all(a is b for a, b in sets if a == b)
+    assert shared > 50

@@ -68,6 +68,38 @@ class FrozenObjects(Mapping[int, "GameObject"]):
 
     __hash__ = None  # type: ignore[assignment]
 
+    def sharing(self, other: FrozenObjects) -> FrozenObjects:
+        """This table, with every section and page that equals `other`'s taken from `other`
+        (`other` itself when all are equal): a walk done again after an edit keeps what it
+        finds equal to the walk before it once, not twice. Compares only what the two do
+        not share already."""
+        if self is other:
+            return self
+        mine, theirs = self._sections, other._sections
+        same = len(mine) == len(theirs)
+        sections: dict[int, _Section] = {}
+        for key, section in mine.items():
+            their_section = theirs.get(key)
+            if section is their_section:
+                sections[key] = section
+                continue
+            if their_section is None:
+                sections[key] = section
+                same = False
+                continue
+            pages: _Section = {}
+            same_section = len(section) == len(their_section)
+            for page_key, page in section.items():
+                their_page = their_section.get(page_key)
+                if their_page is not None and (page is their_page or page == their_page):
+                    pages[page_key] = their_page
+                else:
+                    pages[page_key] = page
+                    same_section = False
+            sections[key] = their_section if same_section else pages
+            same = same and same_section
+        return other if same else FrozenObjects(sections, self._size)
+
     def thawed(self) -> ObjectTable:
         """A working table with these objects, which freezes again by sharing these pages."""
         table = ObjectTable()
@@ -135,6 +167,12 @@ class ObjectTable(dict[int, "GameObject"]):
             self._base = self._base.with_changes(self, self._changed)
             self._changed = set()
         return self._base
+
+    def rebase(self, frozen: FrozenObjects) -> None:
+        """Freezes from now on by sharing the pages of `frozen`, a table equal to these
+        objects as `frozen()` just gave them (nothing changed since)."""
+        assert not self._changed
+        self._base = frozen
 
     def copy(self) -> ObjectTable:  # type: ignore[override]
         table = ObjectTable()

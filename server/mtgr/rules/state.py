@@ -683,6 +683,30 @@ class Checkpoint:
         state.objects = self.objects.thawed()
         return state
 
+    def renewed(self, state: GameState) -> Checkpoint | None:
+        """None if `state` equals this checkpoint; else `state` as a checkpoint that shares
+        with this one every part and object page it equals, and the state goes on sharing
+        them. For a walk done again after an edit, at a line where the walk before kept this
+        one: the states of the two walks often differ in a number or two and no object."""
+        parts = _other_parts(state)
+        objects = state.objects.frozen()
+        same_parts = parts == self.parts
+        if same_parts:
+            parts = self.parts
+        else:  # the sets an edit made anew but equal (a walk builds new ones on every turn)
+            kept, renewed = self.parts, list(parts)
+            for at in _SET_PARTS:
+                value = kept[at]
+                if value is not renewed[at] and value == renewed[at]:
+                    renewed[at] = value
+            parts = tuple(renewed)
+        shared = objects.sharing(self.objects)
+        if shared is self.objects and same_parts:
+            return None
+        if shared is not objects:
+            state.objects.rebase(shared)
+        return Checkpoint(parts, shared)
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, GameState):
             return self.parts == _other_parts(other) and self.objects == other.objects
@@ -771,3 +795,9 @@ def _copier(cls: type) -> _Copier:
 _STATE_FIELDS = tuple(f.name for f in fields(GameState))
 _OTHER_FIELDS = tuple(name for name in _STATE_FIELDS if name != "objects")
 _other_parts = attrgetter(*_OTHER_FIELDS)
+# where the parts hold sets: compared in C, and shared between checkpoints when equal
+_SET_PARTS = tuple(
+    at
+    for at, f in enumerate(f for f in fields(GameState) if f.name != "objects")
+    if str(f.type).startswith("frozenset")
+)

@@ -179,6 +179,7 @@ def _walk_from(
     # one-object ones by number (a lookup by an int, not the hash of a nested tuple)
     seen_named: dict[tuple[tuple[int, str | None], ...], tuple[tuple[int, str | None], ...]] = {}
     seen_one: dict[int, tuple[tuple[int, str | None]]] = {}
+    kept = start - CHECKPOINT_EVERY  # the line of the last checkpoint kept
     for index in range(start, len(lines)):
         if pause and walked == pause:
             yield index
@@ -188,25 +189,35 @@ def _walk_from(
         if previous is not None:
             if index > last_changed:
                 old = previous.checkpoints.get(line_id)
-                if old is not None and old == state:
-                    # from here on all is as the previous walk found it, and still in the tables
-                    result.final_state = previous.final_state
-                    result.end_findings = previous.end_findings
-                    result.lines_walked = walked
-                    return
-            # what the previous walk kept for this line is stale
-            checkpoints.pop(line_id, None)
-            emitted.pop(line_id, None)
-            objects_after.pop(line_id, None)
-        if (index - start) % CHECKPOINT_EVERY == 0:
+                if old is not None:
+                    renewed = old.renewed(state)
+                    if renewed is None:
+                        # from here on all is as the previous walk found it, and in the tables
+                        result.final_state = previous.final_state
+                        result.end_findings = previous.end_findings
+                        result.lines_walked = walked
+                        return
+                    # kept where the previous walk kept one, sharing what equals it
+                    checkpoints[line_id] = renewed
+                    kept = index
+            # what the previous walk kept for this line is stale: replaced below, or dropped
+            # (replacing a key keeps its place in a dict; dropping and adding it again
+            # takes a new place, and a long walk grew the tables to twice their size)
+            if index - kept < CHECKPOINT_EVERY and kept != index:
+                checkpoints.pop(line_id, None)
+        if index - kept >= CHECKPOINT_EVERY:
             checkpoints[line_id] = state.checkpoint()
+            kept = index
         walked += 1
         parsed = line.parsed
         statement = parsed.statement
-        if parsed.error is not None:
-            emitted[line_id] = [_syntax_finding(line_id, parsed.error)]
-            continue
-        if statement is None:
+        if parsed.error is not None or statement is None:
+            if parsed.error is not None:
+                emitted[line_id] = [_syntax_finding(line_id, parsed.error)]
+            elif previous is not None:
+                emitted.pop(line_id, None)
+            if previous is not None:
+                objects_after.pop(line_id, None)
             continue
         key = (
             type(statement),
@@ -231,18 +242,20 @@ def _walk_from(
         if context.findings:
             emitted[line_id] = context.findings
             context.findings = []
+        elif previous is not None:
+            emitted.pop(line_id, None)
         state = apply(state, statement, line_id)
         refs = statement.objects
+        named: tuple[tuple[int, str | None], ...] = ()
         if refs:
             objects = state.objects
             if len(refs) == 1:
                 number = refs[0].number
                 obj = objects.get(number)
                 if obj is not None:
-                    one = seen_one.get(number)
-                    if one is None or one[0][1] != obj.name:
-                        one = seen_one[number] = ((number, obj.name),)
-                    objects_after[line_id] = one
+                    named = seen_one.get(number, ())
+                    if not named or named[0][1] != obj.name:
+                        named = seen_one[number] = ((number, obj.name),)
             else:
                 named = tuple(
                     (ref.number, obj.name)
@@ -250,7 +263,13 @@ def _walk_from(
                     if (obj := objects.get(ref.number)) is not None
                 )
                 if named:
-                    objects_after[line_id] = seen_named.setdefault(named, named)
+                    named = seen_named.setdefault(named, named)
+        if named:
+            # the previous walk's tuple, where it is the same, is kept (shared with it)
+            if previous is None or objects_after.get(line_id) != named:
+                objects_after[line_id] = named
+        elif previous is not None:
+            objects_after.pop(line_id, None)
     result.final_state = state
     result.end_findings = end_of_file(state, cards)
     result.lines_walked = walked
