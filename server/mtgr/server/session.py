@@ -128,7 +128,6 @@ class OpenDocument:
         # the client's settings for the document's workspace folder (Session.settings_for)
         self.settings = settings or Settings()
         self.version = version
-        self.changed_at = time.monotonic()  # when the last change came (documents.py)
         self.encoding = encoding
         self.is_markdown = uri.lower().endswith((".md", ".markdown"))
         # every Document of this one keeps its parses for this owner, freed on close
@@ -275,7 +274,6 @@ class OpenDocument:
         self.edits += 1
         self._placed = None
         self.version = version
-        self.changed_at = time.monotonic()
 
     def _pend_everything(self) -> None:
         self._pending = (0, len(self.document))

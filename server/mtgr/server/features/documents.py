@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -13,7 +12,7 @@ from lsprotocol import types
 from mtgr import __version__
 from mtgr.config import CONFIG_FILES
 from mtgr.server.features import inlay_hints, workspace
-from mtgr.server.features.diagnostics import client_pulls, publish, publish_all, published
+from mtgr.server.features.diagnostics import publish, publish_all
 from mtgr.server.features.log import LOGGER
 from mtgr.server.lifetime import watch_client
 from mtgr.server.session import OpenDocument, Settings, fs_path
@@ -140,14 +139,6 @@ LINES_PER_STEP = 500
 # publishes again, with the version, at its end.
 LINES_SEEN = 100
 
-# While keys come faster than this apart, a document with this many diagnostics or more
-# is not published after each: every publish carries them all (megabytes), and a client
-# that is still reading one when the next key comes falls ever further behind (a typing
-# burst on 16,000 diagnostics: the last key's arrived 384 ms after it, benchmarks/session.py).
-# The check still runs for each change; only its publish waits for the keys to pause.
-TYPING_PAUSE_SECONDS = 0.05
-MANY_DIAGNOSTICS = 2000
-
 _CHECKING: dict[OpenDocument, asyncio.Task[None]] = {}
 
 
@@ -188,27 +179,12 @@ async def _check(server: MtgrServer, document: OpenDocument) -> None:
                 # a change read while this one was checked comes first: publishing the
                 # version it replaces costs as much as publishing it (a fast typist)
                 await asyncio.sleep(0)
-            if not document.pending:
-                await _typing_pause(server, document)
         if _is_open(server, document) and not document.pending:
             publish(server, document)
         server.collector.worked()
     finally:
         if progress is not None:
             progress.end()
-
-
-async def _typing_pause(server: MtgrServer, document: OpenDocument) -> None:
-    """Waits, before pushing many diagnostics, until no change has come for
-    TYPING_PAUSE_SECONDS or another change is pending (its check comes first). A pull
-    client asks when it wants them."""
-    if client_pulls(server) or published(document).count < MANY_DIAGNOSTICS:
-        return
-    while not document.pending:
-        wait = document.changed_at + TYPING_PAUSE_SECONDS - time.monotonic()
-        if wait <= 0:
-            return
-        await asyncio.sleep(wait)
 
 
 def _is_open(server: MtgrServer, document: OpenDocument) -> bool:
