@@ -213,8 +213,7 @@ def all_rules() -> dict[str, Rule]:
 
 
 def check_key(state: GameState, statement: t.Statement) -> CheckKey:
-    """The key of a line's checks in `check_table` (the walk's loop builds the same tuple
-    in place, without this call)."""
+    """The key of a line's checks in `check_table`."""
     return (
         type(statement),
         state.stage,

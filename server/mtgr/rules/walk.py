@@ -173,7 +173,7 @@ def _walk_from(
     cards = result.cards
     with_cards = cards is not None
     table = check_table(with_cards)
-    # `step` written out: one context for every line, the checks' key built in place
+    # `step` written out: one context for every line
     context = Context(state, -1, None, [], cards)
     # most lines name what earlier lines named as it stood: each tuple is kept once, the
     # one-object ones by number (a lookup by an int, not the hash of a nested tuple)
@@ -219,18 +219,7 @@ def _walk_from(
             if previous is not None:
                 objects_after.pop(line_id, None)
             continue
-        key = (
-            type(statement),
-            state.stage,
-            not statement.replacements,
-            state.sba_due,
-            state.in_keyframe is None,
-            not state.pending_damage,
-            not state.commander_losses,
-            not state.phased,
-            state.day_night_due is None,
-            state.casting is None,
-        )
+        key = check_key(state, statement)
         checks = table.get(key)
         if checks is None:
             checks = checks_for(key, with_cards)

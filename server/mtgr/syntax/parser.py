@@ -554,20 +554,32 @@ class _Broad:
 
 def _moved(part: object, shape: str, columns: _Columns, made: dict[int, object]) -> object:
     """A broad shape's template (or a part) at a shape's columns (shared stays shared)."""
+    return _rebuilt(part, lambda leaf: _moved_leaf(leaf, shape, columns), made)
+
+
+def _moved_leaf(leaf: _Leaf, shape: str, columns: _Columns) -> _Leaf:
+    start, end = columns(leaf.start), columns(leaf.end)
+    digits = end - start - 1 if leaf.kind == "object" else 0
+    if leaf.kind == "number":
+        digits = len(shape[start:end].lstrip("+-"))
+    if digits > MAX_NUMBER_DIGITS:
+        raise _NumberTooLarge((start, end))
+    return _Leaf(leaf.kind, (start, end), shape)
+
+
+def _rebuilt(
+    part: object, leaf_value: Callable[[_Leaf], object], made: dict[int, object]
+) -> object:
+    """A template (or a part) with each leaf replaced by `leaf_value(leaf)`; each part is
+    rebuilt once, so what the template shares stays shared."""
     if part is None:
         return None
     found = made.get(id(part))
     if found is None:
         if type(part) is _Leaf:
-            start, end = columns(part.start), columns(part.end)
-            digits = end - start - 1 if part.kind == "object" else 0
-            if part.kind == "number":
-                digits = len(shape[start:end].lstrip("+-"))
-            if digits > MAX_NUMBER_DIGITS:
-                raise _NumberTooLarge((start, end))
-            found = _Leaf(part.kind, (start, end), shape)
+            found = leaf_value(part)
         else:
-            values = [_moved(item, shape, columns, made) for item in _parts(part)]
+            values = [_rebuilt(item, leaf_value, made) for item in _parts(part)]
             found = tuple(values) if type(part) is tuple else _construct(type(part), values)
         made[id(part)] = found
     return found
@@ -907,17 +919,9 @@ def _fixed_parts(
 
 def _instantiate(part: object, line: str, offset: int, made: dict[int, object]) -> object:
     """A template (or a part) made for a line (each part once: shared stays shared)."""
-    if part is None:
-        return None
-    found = made.get(id(part))
-    if found is None:
-        if type(part) is _Leaf:
-            found = _leaf_value(part, line, offset + part.start, offset + part.end)
-        else:
-            values = [_instantiate(item, line, offset, made) for item in _parts(part)]
-            found = tuple(values) if type(part) is tuple else _construct(type(part), values)
-        made[id(part)] = found
-    return found
+    return _rebuilt(
+        part, lambda leaf: _leaf_value(leaf, line, offset + leaf.start, offset + leaf.end), made
+    )
 
 
 def _leaf_value(leaf: _Leaf, line: str, start: int, end: int) -> object:
