@@ -38,17 +38,7 @@ async def test_every_code_links_to_its_section_of_the_published_page(
     client: LanguageClient,
 ) -> None:
     assert PAGE.startswith("https://") and PAGE.endswith("/docs/diagnostics.md")
-    uri = MISTAKES.as_uri()
-    client.text_document_did_open(
-        types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(
-                uri=uri, language_id="mtgr", version=1, text=MISTAKES.read_text(encoding="utf-8")
-            )
-        )
-    )
-    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    found = client.diagnostics[uri]
-    assert len(found) >= 5
+    found = await _mistakes_diagnostics(client)
     for diagnostic in found:
         assert diagnostic.code_description is not None, diagnostic
         href = diagnostic.code_description.href
@@ -74,16 +64,22 @@ async def test_a_client_that_takes_no_links_or_related_places_gets_neither(
 ) -> None:
     """Only what the client says it supports (LSP 3.17, PublishDiagnosticsClientCapabilities:
     relatedInformation, codeDescriptionSupport): the rest of each diagnostic is the same."""
+    found = await _mistakes_diagnostics(plain_client)
+    assert all(d.code_description is None and d.related_information is None for d in found)
+    assert all(d.code and d.source == "mtgr" and d.message for d in found)
+
+
+async def _mistakes_diagnostics(client: LanguageClient) -> list[types.Diagnostic]:
+    """The diagnostics pushed for examples/mistakes.mtgr once it opens (five or more)."""
     uri = MISTAKES.as_uri()
-    plain_client.text_document_did_open(
+    client.text_document_did_open(
         types.DidOpenTextDocumentParams(
             text_document=types.TextDocumentItem(
                 uri=uri, language_id="mtgr", version=1, text=MISTAKES.read_text(encoding="utf-8")
             )
         )
     )
-    await plain_client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    found = plain_client.diagnostics[uri]
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    found = client.diagnostics[uri]
     assert len(found) >= 5
-    assert all(d.code_description is None and d.related_information is None for d in found)
-    assert all(d.code and d.source == "mtgr" and d.message for d in found)
+    return found
