@@ -1195,6 +1195,9 @@ def _(statement: t.Reveal, state: GameState, line: LineId) -> GameState:
     return _note_opening_action(state, statement)
 
 
+_FACE_DOWN_CAST_MODES = frozenset({"face-down", "morph", "disguise"})
+
+
 @_apply.register
 def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
     source = statement.source.zone.value if statement.source else "hand"
@@ -1204,7 +1207,8 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
         state = _commander_cast(state, obj.number, caster or obj.owner or "")
     if (caster or obj.owner) == state.turn.player:  # for day and night (CR 502.2)
         state = replace(state, spells_this_turn=state.spells_this_turn + 1)
-    face_down = any(m.value == "face-down" for m in statement.modes)  # CR 708.4
+    # CR 708.4; casting with morph or disguise is casting face down (CR 702.37c, 702.168b)
+    face_down = any(m.value in _FACE_DOWN_CAST_MODES for m in statement.modes)
     if statement.split_second is not None:
         state = replace(state, split_second=state.split_second | {obj.number})
     state = _moved(
