@@ -351,7 +351,7 @@ def _entered_by(statement: t.Statement, state: GameState) -> bool:
         obj is not None
         and obj.zone == "battlefield"
         and state.last_entered == obj.number
-        and isinstance(statement, (t.Move, t.Play, t.Leave, t.New))
+        and isinstance(statement, (t.Move, t.Play, t.Leave, t.New, t.TurnFaceUp))
     )
 
 
@@ -1345,7 +1345,9 @@ def _(statement: t.TurnFaceUp, state: GameState, line: LineId) -> GameState:
     obj = _named(
         _object(state, statement.subject.number, line, "battlefield", None), statement.name
     )
-    return state.with_object(replace(obj, face_down=False))
+    # the counters it gets as it is turned face up (megamorph, CR 702.37b) may follow, as
+    # entering counters do (P505)
+    return replace(state.with_object(replace(obj, face_down=False)), last_entered=obj.number)
 
 
 @_apply.register
