@@ -351,7 +351,7 @@ def _entered_by(statement: t.Statement, state: GameState) -> bool:
         obj is not None
         and obj.zone == "battlefield"
         and state.last_entered == obj.number
-        and isinstance(statement, (t.Move, t.Play, t.Leave, t.New))
+        and isinstance(statement, (t.Move, t.Play, t.Leave, t.New, t.TurnFaceUp))
     )
 
 
@@ -1195,6 +1195,9 @@ def _(statement: t.Reveal, state: GameState, line: LineId) -> GameState:
     return _note_opening_action(state, statement)
 
 
+_FACE_DOWN_CAST_MODES = frozenset({"face-down", "morph", "disguise"})
+
+
 @_apply.register
 def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
     source = statement.source.zone.value if statement.source else "hand"
@@ -1204,7 +1207,8 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
         state = _commander_cast(state, obj.number, caster or obj.owner or "")
     if (caster or obj.owner) == state.turn.player:  # for day and night (CR 502.2)
         state = replace(state, spells_this_turn=state.spells_this_turn + 1)
-    face_down = any(m.value == "face-down" for m in statement.modes)  # CR 708.4
+    # CR 708.4; casting with morph or disguise is casting face down (CR 702.37c, 702.168b)
+    face_down = any(m.value in _FACE_DOWN_CAST_MODES for m in statement.modes)
     if statement.split_second is not None:
         state = replace(state, split_second=state.split_second | {obj.number})
     state = _moved(
@@ -1341,7 +1345,9 @@ def _(statement: t.TurnFaceUp, state: GameState, line: LineId) -> GameState:
     obj = _named(
         _object(state, statement.subject.number, line, "battlefield", None), statement.name
     )
-    return state.with_object(replace(obj, face_down=False))
+    # the counters it gets as it is turned face up (megamorph, CR 702.37b) may follow, as
+    # entering counters do (P505)
+    return replace(state.with_object(replace(obj, face_down=False)), last_entered=obj.number)
 
 
 @_apply.register

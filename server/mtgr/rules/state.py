@@ -448,7 +448,8 @@ class GameState:
     gap_line: LineId | None = None
     searching: tuple[str, str, LineId] | None = None  # (searcher, library owner, line)
     opening_actions_by: tuple[str, ...] = ()  # players who took opening hand actions
-    last_entered: int | None = None  # the object whose move onto the battlefield was the last line
+    # the object whose move onto the battlefield, or turning face up, was the last line
+    last_entered: int | None = None
     ended_line: LineId | None = None
     declarations_done: bool = False
     # which step an event is in: the last turn, phase or step line (-1 before the first; a

@@ -2,8 +2,8 @@
 
 ## What it flags
 A `#N counters +K KIND by #N` line (counters the permanent gives itself) when the line
-before is not the line that put #N onto the battlefield, nor another counters line of
-#N right after it. Only a permanent that entered in the current step, or in the
+before is not the line that put #N onto the battlefield or turned it face up (a
+megamorph's counter, CR 702.37b), nor another counters line of #N right after it. Only a permanent that entered in the current step, or in the
 pregame, is checked: later counters it gives itself are not entering counters.
 
 ## Why
