@@ -32,7 +32,8 @@ knows its name, so the line gives it (decision 0008 item 4).
 
 ## Rules basis
 - Decision 0028 items 1, 2 and 4: where objects are face down, turning them face up, and
-  naming them when every player sees them.
+  naming them when every player sees them; decision 0083 item 1: a spell cast with
+  `morph` or `disguise` is face down.
 - CR 708.1: "Some cards allow spells and permanents to be face down."
 - CR 708.7: "The ability or rules that allow a permanent to be face down may also allow the permanent's controller to turn it face up."
 - CR 708.9: "If a face-down permanent or a face-down component of a merged permanent moves from the battlefield to any other zone, its owner must reveal it to all players as they move it."
@@ -49,7 +50,7 @@ RULE = define(
     "O225",
     "Face-down object not as the rules have it",
     severity=Severity.ERROR,
-    decisions=("0028.1", "0028.2", "0028.4"),
+    decisions=("0028.1", "0028.2", "0028.4", "0083.1"),
     cr=("708.1", "708.7", "708.9"),
     doc=__doc__,
 )

@@ -28,7 +28,7 @@ permanent (decision 0018 item 2).
 ```
 
 ## Rules basis
-- Decision 0018 item 2, decision 0013 item 2.
+- Decision 0018 item 2, decision 0013 item 2; decision 0083 item 2: the counters a permanent gets as it is turned face up follow its `turn face-up` line.
 - CR 122.6: "Some spells and abilities refer to counters being put on an object. This refers to putting counters on that object while it's on the battlefield and also to an object that's given counters as it enters the battlefield."
 """
 
@@ -43,7 +43,7 @@ RULE = define(
     "P505",
     "Entering counters not straight after the move",
     severity=Severity.ERROR,
-    decisions=("0018.2", "0013.2"),
+    decisions=("0018.2", "0013.2", "0083.2"),
     cr=("122.6",),
     doc=__doc__,
 )
