@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import linecache
 from collections.abc import Iterator
 
+import attrs
 import pytest
 
 from mtgr.server.collector import Collector
@@ -66,3 +68,20 @@ def test_a_document_closed_is_collected_in_full_when_next_idle(collector: Collec
     asyncio.run(close_and_wait())
     collector.collect()  # what the idle timer runs
     assert _full_collections() == full + 1
+
+
+def test_starting_drops_the_generated_sources_attrs_keeps_for_tracebacks() -> None:
+    @attrs.define
+    class Made:
+        value: int
+
+    assert any(name.startswith("<attrs generated") for name in linecache.cache)
+    enabled = gc.isenabled()
+    try:
+        Collector().start()
+        assert not any(name.startswith("<attrs generated") for name in linecache.cache)
+    finally:
+        gc.unfreeze()
+        if enabled:
+            gc.enable()
+    assert Made(1).value == 1

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import linecache
 
 IDLE_SECONDS = 1.0
 # allocations (less deallocations) since the last collection that make the next check's
@@ -37,7 +38,10 @@ class Collector:
 
     def start(self) -> None:
         """Freezes what the server has loaded (never garbage) and stops the collections
-        that allocation counts trigger."""
+        that allocation counts trigger. attrs keeps the source of every method it generates
+        in linecache, for tracebacks: for lsprotocol's classes that is about 2 MB a server
+        holds for ever, so it goes here (a traceback still names the file and line)."""
+        linecache.clearcache()
         gc.collect()
         gc.freeze()
         gc.disable()
