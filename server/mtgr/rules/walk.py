@@ -285,9 +285,12 @@ def state_before(result: Walk, lines: Sequence[Line], index: int) -> GameState:
     """The state before line `index` (after the last line when index == len(lines))."""
     index = max(0, min(index, len(lines)))
     start, state = _resume_point(result, lines, index)
-    scratch: list[Finding] = []
+    # Only applied, not checked: the checks find, they never change the state (hover,
+    # completion and the inlay hints ask this on every request).
     for line in lines[start:index]:
-        state = step(state, line, scratch)
+        parsed = line.parsed
+        if parsed.error is None and parsed.statement is not None:
+            state = apply(state, parsed.statement, line.id)
     return state
 
 

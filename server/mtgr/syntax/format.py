@@ -23,18 +23,26 @@ _SLASHES = re.compile(r"/{2,}")
 # (no-break and other Unicode spaces, a byte order mark, control characters) is text
 _BLANKS = " \t"
 _NOT_BLANK = re.compile(r"[^ \t]+")
+_LEADING = frozenset(" \t\ufeff")
 
 
-def format_line(line: str) -> str:
-    """One line in canonical layout; a line that does not parse comes back unchanged."""
-    parsed = parse_line(line)
+def format_line(line: str, parsed: t.ParsedLine | None = None) -> str:
+    """One line in canonical layout; a line that does not parse comes back unchanged.
+    `parsed` is the line's parse when the caller holds it (an open document does)."""
+    if parsed is None:
+        parsed = parse_line(line)
     if parsed.error is not None:
         return line
-    words = [line[token.span.start : token.span.end] for token in _code_tokens(parsed)]
+    offset = parsed.offset
+    words = [line[offset + start : offset + end] for start, end, _ in parsed.token_columns]
     if parsed.comment is not None:
         words.append(_format_comment(line[parsed.comment.start : parsed.comment.end]))
     # a byte order mark the parser reads past stays where it is: it is text, not layout
-    marks = _without_blanks(line[: len(line) - len(line.lstrip(" \t\ufeff"))])
+    marks = (
+        _without_blanks(line[: len(line) - len(line.lstrip(" \t\ufeff"))])
+        if line[:1] in _LEADING
+        else ""
+    )
     formatted = marks + " ".join(words)
     if formatted == line:  # already in layout, most lines of a formatted record
         return line
@@ -79,13 +87,6 @@ def meaning(parsed: t.ParsedLine) -> object:
 
 
 # ---- helpers -------------------------------------------------------------------------
-
-
-def _code_tokens(parsed: t.ParsedLine) -> list[t.Token]:
-    return sorted(
-        (token for token in parsed.tokens if token.kind is not t.TokenKind.COMMENT),
-        key=lambda token: token.span.start,
-    )
 
 
 def _without_blanks(text: str) -> str:

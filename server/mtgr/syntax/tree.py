@@ -671,7 +671,8 @@ class ParsedLine:
     error: LineError | None
     comment: Span | None
     allowed: frozenset[str] = field(default=frozenset())  # codes silenced by `// allow CODE`
-    # The statement's tokens as columns after `offset`, made into Tokens on first use: only
+    # The statement's tokens as columns after `offset`, in the order of the text (the parse
+    # tree read depth first), made into Tokens on first use: only
     # highlighting and navigation read them, and most lines of a long record never are.
     token_columns: tuple[tuple[int, int, TokenKind], ...] = ()
     offset: int = 0

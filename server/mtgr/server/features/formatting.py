@@ -44,10 +44,11 @@ def formatted_lines(document: OpenDocument) -> list[str]:
     if kept is None:
         kept = _FORMATTED[document] = PerLine()
     texts = document.document.texts
+    lines = document.document.lines
 
     def layout(index: int) -> str:
         text = texts[index]
-        new = format_line(text)
+        new = format_line(text, lines[index].parsed)
         return text if new == text else new
 
     kept.update(texts, layout)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 from operator import attrgetter
 from typing import TYPE_CHECKING
@@ -73,16 +74,21 @@ def line_hints(
         return tuple(hints)
     names = dict(objects)
     skip = named_here(statement)
-    for ref in sorted(statement.objects, key=lambda r: r.span.start):
+    ascii_only = document.document.texts[line].isascii()  # columns are the client's units
+    for ref in statement.objects:  # in the order written
         name = names.get(ref.number)
         if name is None or ref.number in skip:
             continue
-        character = document.to_character(line, ref.span.end)
-        hints.append(
-            f',"character":{character}}},"label":{dumps(name)},'
-            f'"kind":{types.InlayHintKind.Type.value},"paddingLeft":true}}'
-        )
+        end = ref.span.end
+        character = end if ascii_only else document.to_character(line, end)
+        hints.append(f',"character":{character}}}{_name_label(name)}')
     return tuple(hints)
+
+
+@lru_cache(maxsize=4096)  # a record names the same cards again and again
+def _name_label(name: str) -> str:
+    """A card name's hint after its position: label, kind and padding."""
+    return f',"label":{dumps(name)},"kind":{types.InlayHintKind.Type.value},"paddingLeft":true}}'
 
 
 # What each line's hints were made from: (parse, objects, life totals, hints)

@@ -167,6 +167,11 @@ def line_tokens(
 _START = itemgetter(0)
 _TYPE_OF_KIND = {kind: _TYPE[name] for kind, name in _KIND_TYPE.items()}
 _KNOWN, _HIDDEN, _CAUSE, _DECLARATION = (_MOD[name] for name in TOKEN_MODIFIERS)
+_OBJECT, _KEYWORD = t.TokenKind.OBJECT, t.TokenKind.KEYWORD
+# Most numbers in the data are small (deltas, lengths, types): written from a table.
+_SMALL = 512
+_DIGITS = [str(n) for n in range(_SMALL)]
+_COMMENT_TYPE = _TYPE_OF_KIND[t.TokenKind.COMMENT]
 
 
 def encode(document: OpenDocument, first: int = 0, last: int | None = None) -> list[int]:
@@ -185,20 +190,86 @@ def encode(document: OpenDocument, first: int = 0, last: int | None = None) -> l
     return data
 
 
-def _line_groups(document: OpenDocument, line: int) -> tuple[int, ...]:
+def _line_groups(
+    document: OpenDocument, line: int, remembered: _Remembered | None = None
+) -> tuple[int, ...]:
     """A line's groups (`_encode_line`), kept with the parse and the objects they came
     from."""
     entry = document.document.lines[line]
+    parsed = entry.parsed
     objects = document.walk.objects_after.get(entry.id, ())
-    if entry.parsed.error is not None:  # a line being typed changes nothing
+    if parsed.error is not None:  # a line being typed changes nothing
         objects = _objects_before(document, line)
-    remembered = _remembered(document).lines
-    cached = remembered.get(entry.id)
-    if cached is not None and cached[0] is entry.parsed and cached[1] == objects:
+    if remembered is None:
+        remembered = _remembered(document)
+    cached = remembered.lines.get(entry.id)
+    if cached is not None and cached[0] is parsed and cached[1] == objects:
         return cached[2]
-    encoded = _encode_line(line_tokens(document, line, dict(objects)))
-    remembered[entry.id] = (entry.parsed, objects, encoded)
+    if parsed.error is None and not objects:
+        # no object to mark known or hidden: the groups are the parse's own, shared by the
+        # lines of equal text (a record's `phase` and `step` lines, most of all)
+        shared = remembered.by_parse.get(id(parsed))
+        if shared is None or shared[0] is not parsed:
+            shared = remembered.by_parse[id(parsed)] = (parsed, _parsed_groups(document, line))
+        encoded = shared[1]
+    elif parsed.error is None:
+        encoded = _parsed_groups(document, line, dict(objects))
+    else:
+        encoded = _encode_line(line_tokens(document, line, dict(objects)))
+    remembered.lines[entry.id] = (parsed, objects, encoded)
     return encoded
+
+
+def _parsed_groups(
+    document: OpenDocument, line: int, objects: Mapping[int, str | None] | None = None
+) -> tuple[int, ...]:
+    """`_encode_line(line_tokens(...))` of a line that parses, in one pass over the parse's
+    token columns: the first request after a long record opens asks it of every line."""
+    text = document.document.texts[line]
+    if not text.isascii():
+        return _encode_line(line_tokens(document, line, objects or {}))
+    parsed = document.document.lines[line].parsed
+    statement = parsed.statement
+    causes = (
+        {(span.start, span.end) for span in cause_spans(statement)}
+        if statement is not None and (statement.replacements or statement.cause is not None)
+        else None
+    )
+    introduced: t.Span | None = None
+    if isinstance(statement, t.New | t.AbilityOf):
+        introduced = statement.subject.span
+    elif isinstance(statement, t.Draw):
+        introduced = statement.drawn.span
+    offset = parsed.offset
+    encoded: list[int] = []
+    previous = 0
+    for start, end, kind in parsed.token_columns:
+        if end <= start:
+            continue
+        start += offset
+        end += offset
+        modifiers = 0
+        if kind is _OBJECT:
+            if objects:
+                digits = text[start + 1 : end]
+                if digits.isdigit() and (number := int(digits)) in objects:
+                    modifiers = _HIDDEN if objects[number] is None else _KNOWN
+            if introduced is not None and introduced.start == start and introduced.end == end:
+                modifiers |= _DECLARATION
+        elif kind is _KEYWORD and text[start:end] in CAUSE_WORDS:
+            modifiers = _CAUSE
+        if causes and (start, end) in causes:
+            modifiers |= _CAUSE
+        if encoded:
+            encoded.append(0)  # same line as the token before
+        encoded += (start - previous, end - start, _TYPE_OF_KIND[kind], modifiers)
+        previous = start
+    comment = parsed.comment
+    if comment is not None and comment.end > comment.start:
+        if encoded:
+            encoded.append(0)
+        encoded += (comment.start - previous, comment.end - comment.start, _COMMENT_TYPE, 0)
+    return tuple(encoded)
 
 
 _LINE_ID = attrgetter("id")
@@ -253,16 +324,19 @@ def _encode_whole(document: OpenDocument) -> tuple[list[int], list[str]]:
         alive = set(ids)
         for line_id in [i for i in remembered.lines if i not in alive]:
             del remembered.lines[line_id]
+    if len(remembered.by_parse) > len(lines):  # parses edits left behind: made again if asked
+        remembered.by_parse.clear()
     return data, pieces
 
 
 def _chunk(document: OpenDocument, start: int, end: int, objects: list[_Objects | None]) -> _Chunk:
     lines = document.document.lines
+    remembered = _remembered(document)
     data: list[int] = []
     first = -1
     previous = start
     for line in range(start, end):
-        encoded = _line_groups(document, line)
+        encoded = _line_groups(document, line, remembered)
         if not encoded:
             continue
         if first < 0:
@@ -272,7 +346,7 @@ def _chunk(document: OpenDocument, start: int, end: int, objects: list[_Objects 
         data.extend(encoded)
         previous = line
     kept = all(line.parsed.error is None for line in lines[start:end])
-    written = ",".join(map(str, data))
+    written = ",".join([_DIGITS[n] if 0 <= n < _SMALL else str(n) for n in data])
     return _Chunk(lines[start:end], objects, first, previous - start, data, written, kept)
 
 
@@ -327,6 +401,8 @@ class _Remembered:
 
     sent: _Sent | None = None
     lines: dict[int, tuple[t.ParsedLine, _Objects, tuple[int, ...]]] = field(default_factory=dict)
+    # the groups of a line that names no object, by the id of its parse (kept in the value)
+    by_parse: dict[int, tuple[t.ParsedLine, tuple[int, ...]]] = field(default_factory=dict)
     chunks: dict[int, _Chunk] = field(default_factory=dict)  # by the id of the first line
 
 

@@ -11,7 +11,7 @@ are written as JSON (features/raw.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
 from typing import TYPE_CHECKING
@@ -88,15 +88,22 @@ COMMENT = Role("comment")
 LineRole = Role | int | None
 
 
+# The statements that open or close a block: every other line with content is its width.
+_BLOCK_STATEMENTS = frozenset({t.GameStart, t.Turn, t.PhaseOrStep, t.Marker})
+
+
 def line_role(document: OpenDocument, index: int) -> LineRole:
     """The role of a line of the document."""
     parsed = document.document.lines[index].parsed
     statement = parsed.statement
     if statement is None and parsed.error is None:
         return COMMENT if parsed.comment is not None else None
-    width = document.to_character(index, len(document.document.texts[index]))
-    if statement is None:
+    text = document.document.texts[index]
+    ascii_only = text.isascii()  # most lines: columns are the client's units
+    width = len(text) if ascii_only else document.to_character(index, len(text))
+    if type(statement) not in _BLOCK_STATEMENTS:
         return width
+    assert statement is not None
     span = statement.span
     if isinstance(statement, t.GameStart):
         kind, name, detail, phase = "game", f"Game {statement.number.value}", None, None
@@ -114,15 +121,17 @@ def line_role(document: OpenDocument, index: int) -> LineRole:
         kind, name, detail, phase = "keyframe", "Keyframe", None, None
     elif isinstance(statement, t.Marker) and statement.verb.value == "end":
         return Role("end", width=width)
-    elif isinstance(statement, t.Marker):  # incomplete: a gap, shown where it stands
+    else:  # `incomplete`: a gap, shown where it stands
         kind, name, detail, phase = "gap", "Incomplete (gap)", None, None
+    if ascii_only:
+        first, last = span.start, span.end
     else:
-        return width
-    first = document.to_character(index, span.start)
-    last = document.to_character(index, span.end)
+        first = document.to_character(index, span.start)
+        last = document.to_character(index, span.end)
     return Role(kind, name, span, detail, phase, first, last, width, _head(kind, name, detail))
 
 
+@lru_cache(maxsize=4096)  # a record repeats its turn, phase and step names
 def _head(kind: str, name: str, detail: str | None) -> str:
     described = f',"detail":{dumps(detail)}' if detail is not None else ""
     return f'{{"name":{dumps(name)}{described},"kind":{_KINDS[kind].value},'
@@ -368,10 +377,13 @@ def _range_json(block: Block) -> str:
     )
 
 
-def _symbol(role: Role, start: int | str, end: int | str, end_width: int, children: str) -> str:
-    """A DocumentSymbol's JSON; the line numbers may be template slots ("%d")."""
+def _symbol(
+    role: Role, start: int | str, end: int | str, end_width: int, children: str, head: str = ""
+) -> str:
+    """A DocumentSymbol's JSON; the line numbers may be template slots ("%d"), and then
+    `head` is the role's head escaped for the template."""
     return (
-        f'{role.head}"range":{{"start":{{"line":{start},"character":0}},'
+        f'{head or role.head}"range":{{"start":{{"line":{start},"character":0}},'
         f'"end":{{"line":{end},"character":{end_width}}}}},'
         f'"selectionRange":{{"start":{{"line":{start},"character":{role.first}}},'
         f'"end":{{"line":{start},"character":{role.last}}}}}{children}}}'
@@ -387,9 +399,13 @@ def _symbols_template(blocks: list[Block]) -> tuple[str, list[int]]:
         assert role is not None
         numbers.extend((block.start, block.end, block.start, block.start))
         children = ",".join(map(convert, block.children))
-        escaped = replace(role, head=role.head.replace("%", "%%"))
         return _symbol(
-            escaped, "%d", "%d", block.end_width, f',"children":[{children}]' if children else ""
+            role,
+            "%d",
+            "%d",
+            block.end_width,
+            f',"children":[{children}]' if children else "",
+            role.head.replace("%", "%%"),
         )
 
     return ",".join(map(convert, blocks)), numbers
