@@ -294,6 +294,8 @@ class _Outline:
     kept: dict[int, _Segment] = field(default_factory=dict)  # by the id of its first role
     blocks: list[Block] | None = None
     replies: dict[object, RawResult] = field(default_factory=dict)
+    # the role of a phase or step line by the id of its parse (kept in the value)
+    shared: dict[int, tuple[t.ParsedLine, Role]] = field(default_factory=dict)
 
 
 # Gone with the document when it closes.
@@ -304,11 +306,29 @@ def _outline(document: OpenDocument) -> _Outline:
     outline = _OUTLINES.get(document)
     if outline is None:
         outline = _OUTLINES[document] = _Outline()
-    if outline.roles.update(document.document.texts, lambda index: line_role(document, index)):
+    if outline.roles.update(document.document.texts, lambda index: _role(document, outline, index)):
         outline.segments = None
         outline.blocks = None
         outline.replies.clear()
     return outline
+
+
+# Roles that never start a segment (whose first role's id keys it): lines of equal text
+# share one, a record's `phase` and `step` lines most of all.
+_SHARED_KINDS = frozenset({"phase", "step"})
+
+
+def _role(document: OpenDocument, outline: _Outline, index: int) -> LineRole:
+    parsed = document.document.lines[index].parsed
+    shared = outline.shared.get(id(parsed))
+    if shared is not None and shared[0] is parsed:
+        return shared[1]
+    role = line_role(document, index)
+    if type(role) is Role and role.kind in _SHARED_KINDS:
+        if len(outline.shared) > len(document.document):  # parses edits left behind
+            outline.shared.clear()
+        outline.shared[id(parsed)] = (parsed, role)
+    return role
 
 
 def _segments(document: OpenDocument, outline: _Outline) -> list[tuple[int, _Segment]]:
