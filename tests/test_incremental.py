@@ -243,6 +243,7 @@ def test_incremental_equals_full_after_any_edits(
         assert result.final_state == fresh.final_state
         ids = {entry.id for entry in document.lines}
         assert {k: v for k, v in result.objects_after.items() if k in ids} == fresh.objects_after
+        assert {k: v for k, v in result.life_after.items() if k in ids} == fresh.life_after
         numbers = {entry.id: number for number, entry in enumerate(document.lines)}
         for line_id in before | set(numbers):
             assert document.number_of(line_id) == numbers.get(line_id)

@@ -41,6 +41,9 @@ class Walk:
     # hidden), for the lines that name a known object: highlighting reads these on every
     # request, where rebuilding the state at each line would cost a second walk.
     objects_after: dict[LineId, tuple[tuple[int, str | None], ...]] = field(default_factory=dict)
+    # The players' life totals after each `turn` line, (name, life) in the order declared:
+    # the inlay hints show them on every turn line of a long record.
+    life_after: dict[LineId, tuple[tuple[str, int], ...]] = field(default_factory=dict)
     end_findings: list[Finding] = field(default_factory=list)
     final_state: GameState = field(default_factory=GameState)
     lines_walked: int = 0  # how many lines this walk (re)checked, for tests and benchmarks
@@ -132,6 +135,7 @@ def rewalk_in_steps(
         checkpoints=dict(previous.checkpoints),
         emitted=dict(previous.emitted),
         objects_after=dict(previous.objects_after),
+        life_after=dict(previous.life_after),
         end_findings=previous.end_findings,
         cards=previous.cards,
         perspective=previous.perspective,
@@ -170,6 +174,8 @@ def _walk_from(
     walked = 0
     pause = first_step or pause_every
     checkpoints, emitted, objects_after = result.checkpoints, result.emitted, result.objects_after
+    life_after = result.life_after
+    seen_life: dict[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]] = {}
     cards = result.cards
     with_cards = cards is not None
     table = check_table(with_cards)
@@ -218,6 +224,7 @@ def _walk_from(
                 emitted.pop(line_id, None)
             if previous is not None:
                 objects_after.pop(line_id, None)
+                life_after.pop(line_id, None)
             continue
         key = check_key(state, statement)
         checks = table.get(key)
@@ -234,6 +241,11 @@ def _walk_from(
         elif previous is not None:
             emitted.pop(line_id, None)
         state = apply(state, statement, line_id)
+        if type(statement) is t.Turn:
+            life = tuple((player.name, player.life) for player in state.players)
+            life_after[line_id] = seen_life.setdefault(life, life)
+        elif previous is not None:
+            life_after.pop(line_id, None)
         refs = statement.objects
         named: tuple[tuple[int, str | None], ...] = ()
         if refs:
@@ -268,7 +280,7 @@ def _forget_removed_lines(result: Walk, lines: Sequence[Line]) -> None:
     """Drops what the tables keep for lines that edits removed (now and then, not on
     every edit: a removed line's entries are never looked up again)."""
     alive = {line.id for line in lines}
-    for table in (result.checkpoints, result.emitted, result.objects_after):
+    for table in (result.checkpoints, result.emitted, result.objects_after, result.life_after):
         for line_id in [k for k in table if k not in alive]:
             del table[line_id]
 

@@ -5,15 +5,15 @@ puts the name back where the reader needs it, from the state at that line.
 
 Both come from what the walk keeps, not from walking again: the names from the objects
 each line names as they stand after it (`Walk.objects_after`), the life totals from the
-state after the turn line, rebuilt from the checkpoint before it and kept until that
-checkpoint or a line between changes. Each line's hints are kept as JSON (features/raw.py)
-with what they were made from, so a request after an edit builds the edited lines only.
+players' totals after each turn line (`Walk.life_after`). Each line's hints are kept as
+JSON (features/raw.py) with what they were made from, so a request after an edit builds
+the edited lines only.
 """
 
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -51,7 +51,12 @@ def named_here(statement: t.Statement) -> set[int]:
 
 def life_totals(state: GameState) -> str | None:
     """The label on a turn line; None before any player is declared."""
-    return " · ".join(f"{p.name} {p.life}" for p in state.players) or None
+    return _life_label(tuple((p.name, p.life) for p in state.players))
+
+
+@lru_cache(maxsize=4096)  # most turns begin with totals some turn before began with
+def _life_label(totals: tuple[tuple[str, int], ...]) -> str | None:
+    return " · ".join(f"{name} {life}" for name, life in totals) or None
 
 
 def line_hints(
@@ -93,15 +98,11 @@ def _name_label(name: str) -> str:
 
 # What each line's hints were made from: (parse, objects, life totals, hints)
 _Kept = tuple[t.ParsedLine, _Objects, str | None, tuple[str, ...]]
-# The state after a turn line, as a label, with what it was rebuilt from: (the checkpoint's
-# line id, the checkpoint, the lines from the checkpoint's to the turn's, the label)
-_Life = tuple[int, GameState, Sequence[Line], str | None]
 
 
 class _Remembered:
     def __init__(self) -> None:
         self.lines: dict[int, _Kept] = {}
-        self.life: dict[int, _Life] = {}
         self.chunks: dict[int, _Chunk] = {}  # by the id of their first line
         # the last answer, with what it answered: the walk (not kept alive for this), and
         # (edits, first, last)
@@ -125,14 +126,8 @@ def hints(document: OpenDocument, first: int, last: int) -> RawResult:
         remembered = _REMEMBERED[document] = _Remembered()
     walk = document.walk
     asked = (document.edits, first, last)
-    if remembered.walk is not None and remembered.walk() is walk:
-        if remembered.asked == asked:
-            return remembered.answer
-    else:  # a new walk: forget the life totals of checkpoints it no longer has
-        checkpoints = walk.checkpoints
-        life = remembered.life
-        for line_id in [i for i, kept in life.items() if checkpoints.get(kept[0]) is not kept[1]]:
-            del life[line_id]
+    if remembered.walk is not None and remembered.walk() is walk and remembered.asked == asked:
+        return remembered.answer
     lines = document.document.lines
     if document.checked and first == 0 and last == count - 1:
         found = _whole(document, remembered)
@@ -142,11 +137,11 @@ def hints(document: OpenDocument, first: int, last: int) -> RawResult:
             for index, rests in _line_hints(document, remembered, first, last)
             for rest in rests
         ]
-    for table in (remembered.lines, remembered.life):
-        if len(table) > count:  # forget the lines edits removed
-            alive = {line.id for line in lines}
-            for line_id in [i for i in table if i not in alive]:
-                del table[line_id]
+    table = remembered.lines
+    if len(table) > count:  # forget the lines edits removed
+        alive = {line.id for line in lines}
+        for line_id in [i for i in table if i not in alive]:
+            del table[line_id]
     remembered.walk, remembered.asked, remembered.answer = weakref.ref(walk), asked, raw_list(found)
     return remembered.answer
 
@@ -203,7 +198,7 @@ def _whole(document: OpenDocument, remembered: _Remembered) -> list[str]:
             chunk is None
             or chunk.objects != objects
             or chunk.lines != lines[start:end]
-            or any(_life_after(document, remembered, start + i) != life for i, life in chunk.lives)
+            or any(_life_after(document, start + i) != life for i, life in chunk.lives)
         ):
             chunk = _chunk(document, remembered, start, end, objects)
         chunks[ids[start]] = chunk
@@ -222,7 +217,7 @@ def _chunk(
 ) -> _Chunk:
     lines = document.document.lines
     lives = tuple(
-        (index - start, _life_after(document, remembered, index))
+        (index - start, _life_after(document, index))
         for index in range(start, end)
         if isinstance(lines[index].parsed.statement, t.Turn)
     )
@@ -262,29 +257,15 @@ def _facts(
         line = lines[index]
         statement = line.parsed.statement
         if isinstance(statement, t.Turn):
-            yield index, objects_after.get(line.id, ()), _life_after(document, remembered, index)
+            yield index, objects_after.get(line.id, ()), _life_after(document, index)
         elif statement is not None and line.id in objects_after:
             yield index, objects_after[line.id], None
 
 
-def _life_after(document: OpenDocument, remembered: _Remembered, index: int) -> str | None:
-    """The life totals after a turn line: from the checkpoint at or before it, applying the
-    lines between, unless that checkpoint and those lines are the ones used last time."""
-    lines = document.document.lines
-    checkpoints = document.walk.checkpoints
-    start = index
-    while start > 0 and lines[start].id not in checkpoints:
-        start -= 1
-    checkpoint = checkpoints.get(lines[start].id)
-    between = lines[start : index + 1]
-    kept = remembered.life.get(lines[index].id)
-    if kept is not None and kept[1] is checkpoint and kept[2] == between:
-        return kept[3]
-    state = document.state_after(index)
-    label = life_totals(state)
-    if checkpoint is not None:
-        remembered.life[lines[index].id] = (lines[start].id, checkpoint, between, label)
-    return label
+def _life_after(document: OpenDocument, index: int) -> str | None:
+    """The life totals after a turn line, as the walk kept them."""
+    totals = document.walk.life_after.get(document.document.lines[index].id)
+    return None if totals is None else _life_label(totals)
 
 
 def refresh(server: MtgrServer) -> None:
