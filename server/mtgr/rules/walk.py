@@ -174,7 +174,7 @@ def _walk_from(
     walked = 0
     pause = first_step or pause_every
     checkpoints, emitted, objects_after = result.checkpoints, result.emitted, result.objects_after
-    life_after = result.life_after
+    life_after, turn = result.life_after, t.Turn
     seen_life: dict[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]] = {}
     cards = result.cards
     with_cards = cards is not None
@@ -241,7 +241,7 @@ def _walk_from(
         elif previous is not None:
             emitted.pop(line_id, None)
         state = apply(state, statement, line_id)
-        if type(statement) is t.Turn:
+        if type(statement) is turn:
             life = tuple((player.name, player.life) for player in state.players)
             life_after[line_id] = seen_life.setdefault(life, life)
         elif previous is not None:
