@@ -168,6 +168,8 @@ _START = itemgetter(0)
 _TYPE_OF_KIND = {kind: _TYPE[name] for kind, name in _KIND_TYPE.items()}
 _KNOWN, _HIDDEN, _CAUSE, _DECLARATION = (_MOD[name] for name in TOKEN_MODIFIERS)
 _OBJECT, _KEYWORD = t.TokenKind.OBJECT, t.TokenKind.KEYWORD
+# by the member's id: an Enum member's hash is Python code, an int's is not
+_TYPE_OF_KIND_ID = {id(kind): number for kind, number in _TYPE_OF_KIND.items()}
 # Most numbers in the data are small (deltas, lengths, types): written from a table.
 _SMALL = 512
 _DIGITS = [str(n) for n in range(_SMALL)]
@@ -262,7 +264,7 @@ def _parsed_groups(
             modifiers |= _CAUSE
         if encoded:
             encoded.append(0)  # same line as the token before
-        encoded += (start - previous, end - start, _TYPE_OF_KIND[kind], modifiers)
+        encoded += (start - previous, end - start, _TYPE_OF_KIND_ID[id(kind)], modifiers)
         previous = start
     comment = parsed.comment
     if comment is not None and comment.end > comment.start:
