@@ -673,13 +673,15 @@ async def measure(
     big_lines: int | None,
     burst_sizes: tuple[int, ...],
     records: tuple[str, ...] = tuple(RECORDS),
+    detail_size: int | None = None,
 ) -> tuple[list[SessionRow], list[SessionRow], list[SessionRow]]:
-    """Sessions on every record kind given and size (per-edit-kind rows at the middle
-    size), bursts, and the big requests (none without `big_lines`); each against the floor
-    in the same run."""
+    """Sessions on every record kind given and size (per-edit-kind rows at `detail_size`,
+    by default the middle size), bursts, and the big requests (none without `big_lines`);
+    each against the floor in the same run."""
     sessions: list[SessionRow] = []
     bursts: list[SessionRow] = []
-    detail_size = sizes[len(sizes) // 2]
+    if detail_size is None:
+        detail_size = sizes[len(sizes) // 2]
     for size in sizes:
         for record in records:
             text = RECORDS[record](size)
