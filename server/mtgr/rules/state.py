@@ -27,6 +27,9 @@ PUBLIC_ZONES = frozenset({"graveyard", "battlefield", "stack", "exile", "command
 GONE = "gone"  # a token off the battlefield, a copy off the stack, a resolved ability
 # how GameState.keyframe_players records a keyframe's `day` or `night` entry (decision 0060)
 DAY_NIGHT_ENTRY = ("", "day-night")
+# the one empty set the walk's values hold: each `frozenset()` is a new 216-byte object, and
+# the states a walk keeps held thousands of them (a turn's sets, emptied every step)
+EMPTY_SET: frozenset[Any] = frozenset()
 
 
 # Lines that come only after a player received priority, so after state-based actions were
@@ -275,10 +278,10 @@ class Turn:
     # performed in it (514.3a, decision 0044 item 1)
     cleanup_priority: bool = False
     # permanents whose loyalty ability was activated this turn (606.3, decision 0044 item 2)
-    loyalty_used: frozenset[int] = frozenset()
+    loyalty_used: frozenset[int] = EMPTY_SET
     # creatures that dealt combat damage in this combat's first combat damage step: in a
     # second one only those with double strike deal it again (510.4, decision 0073)
-    struck_first: frozenset[int] = frozenset()
+    struck_first: frozenset[int] = EMPTY_SET
 
 
 # CR 500.1: the phases and steps in order. A main phase appears twice.
@@ -443,8 +446,8 @@ class GameState:
     pending_damage: tuple[PendingDamage, ...] = ()
     effects: tuple[Effect, ...] = ()
     in_keyframe: LineId | None = None
-    keyframe_seen: frozenset[int] = frozenset()
-    keyframe_players: frozenset[tuple[str, str]] = frozenset()
+    keyframe_seen: frozenset[int] = EMPTY_SET
+    keyframe_players: frozenset[tuple[str, str]] = EMPTY_SET
     gap_line: LineId | None = None
     searching: tuple[str, str, LineId] | None = None  # (searcher, library owner, line)
     opening_actions_by: tuple[str, ...] = ()  # players who took opening hand actions
@@ -461,10 +464,10 @@ class GameState:
     chooser: str | None = None  # the player who chose the starting player (`start ... by "Q"`)
     next_chooser: str | None = None  # who chooses in this game, from the previous one (103.1)
     after_end: LineId | None = None  # the first event line after the game ended
-    headers: frozenset[str] = frozenset()  # header keywords seen: mtgr, title, rules, perspective
+    headers: frozenset[str] = EMPTY_SET  # header keywords seen: mtgr, title, rules, perspective
     declared: tuple[str, ...] = ()  # players declared by `player` lines
     resolving: int | None = None  # the object that resolved last, while its resolution goes on
-    hidden_this_step: frozenset[int] = frozenset()  # `new hidden` since the last turn, phase, step
+    hidden_this_step: frozenset[int] = EMPTY_SET  # `new hidden` since the last turn, phase, step
     # how this game ended (decision 0030): the winner's name, "" for a draw, None while not
     # known. Earlier games' results are not kept: an edit to one game's end would otherwise
     # make every later state differ, and the walk could not stop re-checking early.
@@ -482,16 +485,16 @@ class GameState:
     # time called for the round (decision 0033): (the turn it was called in, turns after it,
     # the judge line)
     time_called: tuple[int, int, LineId] | None = None
-    attached: frozenset[int] = frozenset()  # objects attached to something (decision 0023)
+    attached: frozenset[int] = EMPTY_SET  # objects attached to something (decision 0023)
     casting: Casting | None = None  # the spell or ability being cast or activated (0045)
     # objects with damage marked or a loyalty counter just gone (decision 0024), phased out
     # (0025), under a control change with a duration (0021): the few that turn, step and
     # priority lines look at, instead of every object; and whether a state-based action is
     # owed at the next priority line
-    watched: frozenset[int] = frozenset()
-    phased: frozenset[int] = frozenset()
-    control_changed: frozenset[int] = frozenset()
-    in_combat: frozenset[int] = frozenset()  # attacking, blocking or blocked (decision 0020)
+    watched: frozenset[int] = EMPTY_SET
+    phased: frozenset[int] = EMPTY_SET
+    control_changed: frozenset[int] = EMPTY_SET
+    in_combat: frozenset[int] = EMPTY_SET  # attacking, blocking or blocked (decision 0020)
     sba_due: bool = False
     # designations (decision 0026): the monarch, who has the initiative, day or night; the
     # spells the active player cast this turn and last turn, and the change of day or night
@@ -507,10 +510,10 @@ class GameState:
     # (player, bounds); players with a mana ability whose mana no line states; and the
     # mana ability whose cost was the last line, until its `mana` line
     mana_pools: tuple[tuple[str, tuple[int, ...]], ...] = ()
-    mana_unstated: frozenset[str] = frozenset()
+    mana_unstated: frozenset[str] = EMPTY_SET
     mana_pending: tuple[str, int] | None = None
     # spells cast with split second (decision 0072), while any may be on the stack
-    split_second: frozenset[int] = frozenset()
+    split_second: frozenset[int] = EMPTY_SET
     # the last of a run of `trigger` lines: whether it triggered on another ability
     # triggering, and its controller's place in APNAP order (603.3b, decision 0074)
     triggers_put: tuple[bool, int] | None = None
@@ -518,7 +521,7 @@ class GameState:
     # off goes on the stack in a later round, so the order is no longer judged
     triggers_tainted: bool = False
     # permanents an effect kept from untapping in this step (decision 0075)
-    kept_tapped: frozenset[int] = frozenset()
+    kept_tapped: frozenset[int] = EMPTY_SET
 
     # -- lookups
     def player(self, name: str) -> PlayerState | None:
