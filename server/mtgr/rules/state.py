@@ -105,25 +105,17 @@ class ControlEffect:
 
 
 @dataclass(frozen=True, slots=True)
-class GameObject:
-    number: int
-    kind: ObjectKind
-    name: str | None  # None while hidden
-    owner: str | None
-    controller: str | None
-    zone: str
-    introduced: LineId
-    introduced_zone: str
+class ObjectDetails:
+    """The parts of a GameObject that most of its versions leave at their defaults: combat,
+    damage, counters, attachments, faces, phasing. An object keeps them in one value that
+    its versions share (`GameObject.details`), so a card drawn, played and tapped is a
+    small object; the walk's checkpoints kept some 20,000 versions of objects on 50,000
+    lines, each with every field."""
+
     introduced_hidden: bool = False
-    introduced_after_gap: bool = False
-    source: int | None = None  # an ability's source, a copy's original
     # the object whose effect let this ability be activated beyond the normal rules
     # (`activate of #M by #P`: Oath of Teferi, The Chain Veil; decision 0070)
     permission: int | None = None
-    tapped: bool = False
-    # the `tap` or `attack` line that tapped it, while it stays tapped: where a finding
-    # about a tapped permanent points (a creature that attacked without `untapped`)
-    tapped_at: LineId | None = None
     counters: tuple[tuple[str, int], ...] = ()
     attacking: bool = False
     # what it attacks (a player's name or a permanent's number); put onto the battlefield
@@ -152,8 +144,6 @@ class GameObject:
     # being performed (decision 0061, CR 704.5j)
     kept_by_legend: LineId | None = None
     ring_bearer: bool = False  # its controller's Ring-bearer (decision 0062, CR 701.54a)
-    # phased out (decision 0025, CR 702.26): under whose control, directly or with what it
-    # is attached to, and whether its controller's untap step this turn must phase it in
     face_down: bool = False  # a face-down spell, permanent or exiled card (decision 0028)
     back_face: bool = False  # a double-faced card with its back face up (decision 0029)
     # split, flip and adventurer cards (decision 0064): the half of a split card cast, while
@@ -165,21 +155,86 @@ class GameObject:
     # on that other card, the permanent it is part of while it stays on the battlefield
     melded_with: int | None = None
     melded_into: int | None = None
+    # phased out (decision 0025, CR 702.26): under whose control, directly or with what it
+    # is attached to, and whether its controller's untap step this turn must phase it in
     phased_out: bool = False
     phased_under: str | None = None
     phased_indirectly: bool = False
     phase_in_due: bool = False
-    last_moved: LineId | None = None
-    entered_moment: LineId | None = None  # GameState.moment as it entered its current zone
     gone_by: str | None = None  # how a card went back to the untracked pool ("shuffled into ...")
-    # the turn line of the turn in which it entered the battlefield, when the lines show it
-    # (CR 302.6); None: not known (a keyframe, a gap) or not on the battlefield
-    controlled_since: LineId | None = None
     damaged_moment: LineId | None = None  # GameState.moment when damage was last marked
     damaged_by: int | None = None  # the source of the damage last marked (decision 0060)
     # a spell's or ability's targets as they stood when chosen: (object number, its zone, its
     # last move) or (player name, None, None); a target is illegal once that changed (608.2b)
     targets: tuple[tuple[int | str, str | None, LineId | None], ...] = ()
+
+
+NO_DETAILS = ObjectDetails()
+DETAIL_FIELDS = frozenset(f.name for f in fields(ObjectDetails))
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class GameObject:
+    """A card, token, copy, ability or emblem as it stands between two lines. The fields
+    most versions set are its own; the rarer ones (ObjectDetails' fields) are read through
+    it as if they were too (`obj.attacking`), and are given to it and to `evolve` by name
+    like its own (`evolve(obj, tapped=True, attacking=True)`)."""
+
+    number: int
+    kind: ObjectKind
+    name: str | None  # None while hidden
+    owner: str | None
+    controller: str | None
+    zone: str
+    introduced: LineId
+    introduced_zone: str
+    introduced_after_gap: bool = False
+    source: int | None = None  # an ability's source, a copy's original
+    tapped: bool = False
+    # the `tap` or `attack` line that tapped it, while it stays tapped: where a finding
+    # about a tapped permanent points (a creature that attacked without `untapped`)
+    tapped_at: LineId | None = None
+    last_moved: LineId | None = None
+    entered_moment: LineId | None = None  # GameState.moment as it entered its current zone
+    # the turn line of the turn in which it entered the battlefield, when the lines show it
+    # (CR 302.6); None: not known (a keyframe, a gap) or not on the battlefield
+    controlled_since: LineId | None = None
+    details: ObjectDetails = NO_DETAILS  # shared by the versions whose details are equal
+
+    def __init__(
+        self,
+        number: int,
+        kind: ObjectKind,
+        name: str | None,
+        owner: str | None,
+        controller: str | None,
+        zone: str,
+        introduced: LineId,
+        introduced_zone: str,
+        **more: Any,
+    ) -> None:
+        """The fields by name, ObjectDetails' among them; the walk builds objects with
+        `new_object` and `evolve` instead, which skip this."""
+        values = {f.name: f.default for f in _OWN_FIELDS}
+        values.update(
+            number=number,
+            kind=kind,
+            name=name,
+            owner=owner,
+            controller=controller,
+            zone=zone,
+            introduced=introduced,
+            introduced_zone=introduced_zone,
+        )
+        for key in [key for key in more if key in values]:
+            values[key] = more.pop(key)
+        if more:
+            unknown = more.keys() - DETAIL_FIELDS
+            if unknown:
+                raise TypeError(f"GameObject has no field {', '.join(sorted(unknown))}")
+            values["details"] = _with_details(values["details"], more)  # type: ignore[arg-type]
+        for key, value in values.items():
+            object.__setattr__(self, key, value)
 
     @property
     def hidden(self) -> bool:
@@ -194,6 +249,30 @@ class GameObject:
     @property
     def in_combat(self) -> bool:
         return self.attacking or bool(self.blocking)
+
+
+_OWN_FIELDS = fields(GameObject)
+# ObjectDetails' fields read through the object: `obj.damage` is `obj.details.damage`
+for _name in DETAIL_FIELDS:
+    setattr(GameObject, _name, property(attrgetter(f"details.{_name}")))
+
+
+def _with_details(details: ObjectDetails, changes: dict[str, object]) -> ObjectDetails:
+    """`details` with `changes` (details only); NO_DETAILS when that is what it comes back
+    to (a creature's damage removed in the cleanup step), compared as a tuple in C; and
+    `details` itself when no change makes a difference (a move resets some twenty details
+    that most objects never had)."""
+    for name, change in changes.items():
+        if getattr(details, name) is not change:
+            break
+    else:
+        return details
+    changed = evolve(details, **changes)
+    return NO_DETAILS if _detail_values(changed) == _NO_DETAIL_VALUES else changed
+
+
+_detail_values = attrgetter(*(f.name for f in fields(ObjectDetails)))
+_NO_DETAIL_VALUES = _detail_values(NO_DETAILS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -750,8 +829,8 @@ def new_object(
     **more: Any,
 ) -> GameObject:
     """A new GameObject, the fields not given at their defaults. Built as a copy of a blank
-    one: the frozen class's own `__init__` sets its 45 fields one `object.__setattr__` at a
-    time, and every drawn card, token and ability is a new object."""
+    one: the class's own `__init__` sorts its fields from its details and sets them one
+    `object.__setattr__` at a time, and every drawn card, token and ability is a new object."""
     return evolve(
         _BLANK_OBJECT,
         number=number,
@@ -781,14 +860,36 @@ def _copier(cls: type) -> _Copier:
     assert cls.__bases__ == (object,), f"{cls.__name__}: only a value without a base class"
     names = [f.name for f in fields(cls)]
     builder = type(f"{cls.__name__}Builder", (), {"__slots__": cls.__slots__})
-    scope: dict[str, object] = {"cls": cls, "builder": builder, "new_instance": object.__new__}
+    scope: dict[str, object] = {
+        "cls": cls,
+        "builder": builder,
+        "new_instance": object.__new__,
+        "detail_fields": DETAIL_FIELDS,
+        "own_fields": frozenset(names),
+        "with_details": _with_details,
+    }
     body = "".join(f"    new.{name} = value.{name}\n" for name in names)
+    if cls is GameObject:  # a change to a detail makes new details; the others are shared
+        changes = (
+            "    if changes.keys() <= own_fields:\n"  # most changes, told apart in C
+            "        for name, change in changes.items():\n"
+            "            setattr(new, name, change)\n"
+            "    else:\n"
+            "        details = {}\n"
+            "        for name, change in changes.items():\n"
+            "            if name in detail_fields:\n"
+            "                details[name] = change\n"
+            "            else:\n"
+            "                setattr(new, name, change)\n"
+            "        new.details = with_details(new.details, details)\n"
+        )
+    else:
+        changes = "    for name, change in changes.items():\n        setattr(new, name, change)\n"
     source = (
         "def copy(value, changes):\n"
         "    new = new_instance(builder)\n"
         f"{body}"
-        "    for name, change in changes.items():\n"
-        "        setattr(new, name, change)\n"
+        f"{changes}"
         "    new.__class__ = cls\n"
         "    return new\n"
     )
