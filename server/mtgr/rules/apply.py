@@ -1910,9 +1910,7 @@ def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
         repeated=repeated,
         added_after=added_after,
         cleanup_priority=False,
-        struck_first=state.turn.struck_first
-        if repeated and step == "combat-damage"
-        else EMPTY_SET,
+        struck_first=state.turn.struck_first if repeated and step == "combat-damage" else EMPTY_SET,
     )
     state = replace(state, turn=turn, moment=line, incomplete_since_step=False)
     if state.kept_tapped:
@@ -1938,9 +1936,7 @@ def _(statement: t.Marker, state: GameState, line: LineId) -> GameState:
     if verb == "keyframe":
         if state.in_keyframe is not None:
             return state  # a keyframe inside a keyframe (F902): the open one goes on
-        return replace(
-            state, in_keyframe=line, keyframe_seen=EMPTY_SET, keyframe_players=EMPTY_SET
-        )
+        return replace(state, in_keyframe=line, keyframe_seen=EMPTY_SET, keyframe_players=EMPTY_SET)
     if state.in_keyframe is None:
         return state
     if state.stage is Stage.GAP:
