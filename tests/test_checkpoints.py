@@ -85,6 +85,14 @@ def test_a_frozen_table_holds_what_the_table_held_and_never_changes_after(
     assert table == frozen[-1][0] and frozen[-1][0] == table
 
 
+def test_checkpoints_share_the_parts_that_seldom_change() -> None:
+    checkpoints = _checkpoints_in_order(generate(2000, seed=7))
+    settled = {id(c.settled) for c in checkpoints}
+    assert len(settled) < len(checkpoints) // 4
+    for before, after in pairwise(checkpoints):
+        assert (before.settled is after.settled) == (before.settled == after.settled)
+
+
 def test_a_checkpoint_equals_its_state_until_the_state_changes() -> None:
     state = GameState().with_object(_obj(7, "Island"))
     checkpoint = state.checkpoint()

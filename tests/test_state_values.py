@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 
 from mtgr.rules.state import (
+    NO_DETAILS,
     Casting,
     GameObject,
     GameState,
@@ -52,6 +53,26 @@ def test_evolve_refuses_a_field_the_value_does_not_have() -> None:
         evolve(CARD, zoen="exile")
 
 
+def test_versions_share_their_details_until_a_detail_changes() -> None:
+    tapped = evolve(CARD, tapped=True, tapped_at=9)
+    assert tapped.details is CARD.details is NO_DETAILS
+    attacking = evolve(tapped, attacking=True, attack_target="Bob")
+    assert (attacking.attacking, attacking.attack_target, attacking.tapped) == (True, "Bob", True)
+    assert attacking.details is not NO_DETAILS
+    untapped = evolve(attacking, tapped=False)
+    assert untapped.details is attacking.details
+    # back to every default (out of combat): the one shared blank again, equal as before
+    back = evolve(untapped, attacking=False, attack_target=None)
+    assert back.details is NO_DETAILS and back == evolve(CARD, tapped_at=9)
+    # a change that changes nothing (a move resetting what the card never had) copies none
+    assert evolve(CARD, damage=0, counters=(), face_down=False).details is NO_DETAILS
+
+
+def test_an_unknown_field_is_refused_by_the_constructor() -> None:
+    with pytest.raises(TypeError):
+        GameObject(7, ObjectKind.CARD, "Forest", "Alice", "Alice", "hand", 3, "hand", zoen=1)  # type: ignore[call-arg]
+
+
 def test_new_object_equals_the_constructed_one() -> None:
     fields = {
         "number": 12,
@@ -64,6 +85,7 @@ def test_new_object_equals_the_constructed_one() -> None:
         "introduced_zone": "battlefield",
         "tapped": True,
         "entered_moment": 38,
+        "damage": 2,
     }
     made = new_object(**fields)  # type: ignore[arg-type]
     assert made == GameObject(**fields)  # type: ignore[arg-type]

@@ -15,6 +15,7 @@ from mtgr.rules.mana import MANA_LINES, mana_step
 from mtgr.rules.state import (
     CASTING_STAGES,
     DAY_NIGHT_ENTRY,
+    EMPTY_SET,
     GONE,
     PRIORITY_LINES,
     STEP_ORDER,
@@ -256,7 +257,7 @@ def _before_any(state: GameState, statement: t.Statement, result: bool) -> GameS
     if state.resolving is not None and _ends_resolution(state, statement):
         state = replace(state, resolving=None)
     if state.hidden_this_step and isinstance(statement, _NEW_MOMENT):
-        state = replace(state, hidden_this_step=frozenset())
+        state = replace(state, hidden_this_step=EMPTY_SET)
     if state.commander_losses and not at_sba_time(statement):
         state = replace(state, commander_losses=())  # M902 reported the game going on
     return state
@@ -607,7 +608,7 @@ def _end_combat(state: GameState) -> GameState:
         obj = state.obj(number)
         if obj is not None:
             state.objects[number] = _out_of_combat(obj)
-    return replace(state, in_combat=frozenset())
+    return replace(state, in_combat=EMPTY_SET)
 
 
 def _fighting(state: GameState, *numbers: int) -> GameState:
@@ -1864,7 +1865,7 @@ def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
         moment=line,
         incomplete_since_turn=False,
         incomplete_since_step=False,
-        kept_tapped=frozenset(),
+        kept_tapped=EMPTY_SET,
         turn=Turn(
             statement.number.value,
             statement.player.name,
@@ -1909,13 +1910,11 @@ def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
         repeated=repeated,
         added_after=added_after,
         cleanup_priority=False,
-        struck_first=state.turn.struck_first
-        if repeated and step == "combat-damage"
-        else frozenset(),
+        struck_first=state.turn.struck_first if repeated and step == "combat-damage" else EMPTY_SET,
     )
     state = replace(state, turn=turn, moment=line, incomplete_since_step=False)
     if state.kept_tapped:
-        state = replace(state, kept_tapped=frozenset())
+        state = replace(state, kept_tapped=EMPTY_SET)
     if step == "end-of-combat" or (is_phase and name in ("main", "ending") and current >= 5):
         state = replace(
             _end_combat(state),
@@ -1937,9 +1936,7 @@ def _(statement: t.Marker, state: GameState, line: LineId) -> GameState:
     if verb == "keyframe":
         if state.in_keyframe is not None:
             return state  # a keyframe inside a keyframe (F902): the open one goes on
-        return replace(
-            state, in_keyframe=line, keyframe_seen=frozenset(), keyframe_players=frozenset()
-        )
+        return replace(state, in_keyframe=line, keyframe_seen=EMPTY_SET, keyframe_players=EMPTY_SET)
     if state.in_keyframe is None:
         return state
     if state.stage is Stage.GAP:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from mtgr.rules.state import GameState, evolve
+from mtgr.rules.state import EMPTY_SET, GameState, evolve
 from mtgr.syntax import tree as t
 
 TYPES = "WUBRGC"  # the six types of mana (CR 106.1b)
@@ -176,7 +176,7 @@ def mana_step(state: GameState, statement: t.Statement) -> GameState:
     if kind is t.Turn or kind is t.PhaseOrStep:
         if state.mana_pools or state.mana_unstated or state.mana_pending:
             # every pool empties at the end of each step and phase (CR 106.4, 500.4)
-            state = evolve(state, mana_pools=(), mana_unstated=frozenset(), mana_pending=None)
+            state = evolve(state, mana_pools=(), mana_unstated=EMPTY_SET, mana_pending=None)
         return state
     pending = state.mana_pending
     if pending is not None:

@@ -186,6 +186,8 @@ def _walk_from(
     seen_named: dict[tuple[tuple[int, str | None], ...], tuple[tuple[int, str | None], ...]] = {}
     seen_one: dict[int, tuple[tuple[int, str | None]]] = {}
     kept = start - CHECKPOINT_EVERY  # the line of the last checkpoint kept
+    # and that checkpoint, with which the next one shares its settled parts while equal
+    last_kept = checkpoints.get(lines[start].id) if start < len(lines) else None
     for index in range(start, len(lines)):
         if pause and walked == pause:
             yield index
@@ -204,7 +206,7 @@ def _walk_from(
                         result.lines_walked = walked
                         return
                     # kept where the previous walk kept one, sharing what equals it
-                    checkpoints[line_id] = renewed
+                    checkpoints[line_id] = last_kept = renewed
                     kept = index
             # what the previous walk kept for this line is stale: replaced below, or dropped
             # (replacing a key keeps its place in a dict; dropping and adding it again
@@ -212,7 +214,7 @@ def _walk_from(
             if index - kept < CHECKPOINT_EVERY and kept != index:
                 checkpoints.pop(line_id, None)
         if index - kept >= CHECKPOINT_EVERY:
-            checkpoints[line_id] = state.checkpoint()
+            checkpoints[line_id] = last_kept = state.checkpoint(last_kept)
             kept = index
         walked += 1
         parsed = line.parsed

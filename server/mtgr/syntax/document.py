@@ -108,25 +108,30 @@ class Document:
         return numbers
 
     def _open(self, texts: list[str]) -> list[Line]:
-        """The lines of a whole text: a line repeated in it is parsed (and looked up) once.
+        """The lines of a whole text: a line repeated in it is parsed (and looked up) once,
+        and its text kept once (`texts` takes the first copy: a third of a long record's
+        lines repeat an earlier one, "step upkeep", a land's tap, and their strings cost
+        more than their parses).
 
         Parsing makes no reference cycles, so the cyclic collector is paused meanwhile:
         its automatic passes went over the new objects again and again, a quarter of the
         time of opening a long record (the language server pauses it for good)."""
         owner = self.owner
-        parsed: dict[str, t.ParsedLine] = {}
+        parsed: dict[str, tuple[str, t.ParsedLine]] = {}
         kept = LINES.get
         lines = []
         collecting = gc.isenabled()
         gc.disable()
         try:
             for line_id, text in enumerate(texts):
-                found = parsed.get(text)
-                if found is None:
+                seen = parsed.get(text)
+                if seen is None:
                     found = kept(text, owner)
                     if found is None:
                         found = _parse_line(text, owner)
-                    parsed[text] = found
+                    parsed[text] = (text, found)
+                else:
+                    texts[line_id], found = seen
                 lines.append(_new_line(line_id, found))
         finally:
             if collecting:
