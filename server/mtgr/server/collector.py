@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
+import sys
 
 IDLE_SECONDS = 1.0
 # allocations (less deallocations) since the last collection that make the next check's
@@ -27,6 +29,38 @@ IDLE_SECONDS = 1.0
 MOST_ALLOCATIONS = 2_000_000
 # the growth of the objects kept, against how many there were, that makes a full collection
 FULL_COLLECTION_GROWTH = 0.25
+
+
+# glibc's mallopt parameters (malloc.h)
+_M_MMAP_THRESHOLD = -3
+_M_ARENA_MAX = -8
+# blocks at least this large are mapped on their own, and returned to the system when freed
+MAPPED_BLOCK_BYTES = 128 * 1024
+
+
+def settle_allocator() -> None:
+    """Has glibc return the server's large passing buffers to the system when they are
+    freed, and keep the threads' small blocks in one heap (Linux with glibc; elsewhere
+    nothing changes; MALLOC_MMAP_THRESHOLD_ / MALLOC_ARENA_MAX set by the user win).
+
+    A publish is megabytes joined on the writing thread, a didOpen or a paste megabytes
+    read on the reading thread. glibc maps a block above 128 KB on its own, but once one
+    such is freed it raises that threshold to its size, so from then on those buffers are
+    carved from a heap, each thread's its own (an arena per thread), where what is freed
+    stays resident among what is kept. Measured with /work/helpers/memtrace.py (a
+    900-edit session on the 50,000-line assembled record): the peak fell from 144 to
+    about 136 MB, the open from 111 to 109 MB."""
+    if not sys.platform.startswith("linux") or os.environ.get("MALLOC_MMAP_THRESHOLD_"):
+        return
+    import ctypes  # here: only a server that starts pays for it
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):  # not glibc
+        return
+    mallopt(_M_MMAP_THRESHOLD, MAPPED_BLOCK_BYTES)  # fixed: no longer raised by frees
+    if not os.environ.get("MALLOC_ARENA_MAX"):
+        mallopt(_M_ARENA_MAX, 1)
 
 
 class Collector:
@@ -38,6 +72,7 @@ class Collector:
     def start(self) -> None:
         """Freezes what the server has loaded (never garbage) and stops the collections
         that allocation counts trigger."""
+        settle_allocator()
         gc.collect()
         gc.freeze()
         gc.disable()
