@@ -31,26 +31,24 @@ MOST_ALLOCATIONS = 2_000_000
 FULL_COLLECTION_GROWTH = 0.25
 
 
-# glibc's mallopt parameters (malloc.h)
-_M_MMAP_THRESHOLD = -3
+# glibc's mallopt parameter (malloc.h): how many heaps (arenas) threads may use
 _M_ARENA_MAX = -8
-# blocks at least this large are mapped on their own, and returned to the system when freed
-MAPPED_BLOCK_BYTES = 128 * 1024
 
 
-def settle_allocator() -> None:
-    """Has glibc return the server's large passing buffers to the system when they are
-    freed, and keep the threads' small blocks in one heap (Linux with glibc; elsewhere
-    nothing changes; MALLOC_MMAP_THRESHOLD_ / MALLOC_ARENA_MAX set by the user win).
+def share_one_heap() -> None:
+    """Has the server's threads take their memory from one glibc heap (Linux with glibc;
+    elsewhere, or with MALLOC_ARENA_MAX set by the user, nothing changes).
 
-    A publish is megabytes joined on the writing thread, a didOpen or a paste megabytes
-    read on the reading thread. glibc maps a block above 128 KB on its own, but once one
-    such is freed it raises that threshold to its size, so from then on those buffers are
-    carved from a heap, each thread's its own (an arena per thread), where what is freed
-    stays resident among what is kept. Measured with /work/helpers/memtrace.py (a
-    900-edit session on the 50,000-line assembled record): the peak fell from 144 to
-    about 136 MB, the open from 111 to 109 MB."""
-    if not sys.platform.startswith("linux") or os.environ.get("MALLOC_MMAP_THRESHOLD_"):
+    glibc gives each thread that allocates a heap (arena) of its own, and the memory freed
+    in one stays resident for that thread's next allocations. Ours are few and big: the
+    reading thread takes a didOpen or a paste of megabytes, the writing thread joins a
+    publish of megabytes, and each kept that much resident beside the main heap. The
+    threads never allocate at once (the interpreter's lock), so one heap costs no
+    waiting. Measured with /work/helpers/memtrace.py (a 900-edit session on the
+    50,000-line assembled record): open 111 to 109 MB, peak 142 to 139 MB. A fixed
+    M_MMAP_THRESHOLD saved 2 MB more but cost a fifth more CPU time per keystroke
+    (blocks mapped and trimmed again on every walk), so it is not set."""
+    if not sys.platform.startswith("linux") or os.environ.get("MALLOC_ARENA_MAX"):
         return
     import ctypes  # here: only a server that starts pays for it
 
@@ -58,9 +56,7 @@ def settle_allocator() -> None:
         mallopt = ctypes.CDLL(None).mallopt
     except (OSError, AttributeError):  # not glibc
         return
-    mallopt(_M_MMAP_THRESHOLD, MAPPED_BLOCK_BYTES)  # fixed: no longer raised by frees
-    if not os.environ.get("MALLOC_ARENA_MAX"):
-        mallopt(_M_ARENA_MAX, 1)
+    mallopt(_M_ARENA_MAX, 1)
 
 
 class Collector:
@@ -72,7 +68,7 @@ class Collector:
     def start(self) -> None:
         """Freezes what the server has loaded (never garbage) and stops the collections
         that allocation counts trigger."""
-        settle_allocator()
+        share_one_heap()
         gc.collect()
         gc.freeze()
         gc.disable()
