@@ -21,6 +21,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import linecache
+import os
+import sys
 
 IDLE_SECONDS = 1.0
 # allocations (less deallocations) since the last collection that make the next check's
@@ -28,6 +30,34 @@ IDLE_SECONDS = 1.0
 MOST_ALLOCATIONS = 2_000_000
 # the growth of the objects kept, against how many there were, that makes a full collection
 FULL_COLLECTION_GROWTH = 0.25
+
+
+# glibc's mallopt parameter (malloc.h): how many heaps (arenas) threads may use
+_M_ARENA_MAX = -8
+
+
+def share_one_heap() -> None:
+    """Has the server's threads take their memory from one glibc heap (Linux with glibc;
+    elsewhere, or with MALLOC_ARENA_MAX set by the user, nothing changes).
+
+    glibc gives each thread that allocates a heap (arena) of its own, and the memory freed
+    in one stays resident for that thread's next allocations. Ours are few and big: the
+    reading thread takes a didOpen or a paste of megabytes, the writing thread joins a
+    publish of megabytes, and each kept that much resident beside the main heap. The
+    threads never allocate at once (the interpreter's lock), so one heap costs no
+    waiting. Measured with /work/helpers/memtrace.py (a 900-edit session on the
+    50,000-line assembled record): open 111 to 109 MB, peak 142 to 139 MB. A fixed
+    M_MMAP_THRESHOLD saved 2 MB more but cost a fifth more CPU time per keystroke
+    (blocks mapped and trimmed again on every walk), so it is not set."""
+    if not sys.platform.startswith("linux") or os.environ.get("MALLOC_ARENA_MAX"):
+        return
+    import ctypes  # here: only a server that starts pays for it
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):  # not glibc
+        return
+    mallopt(_M_ARENA_MAX, 1)
 
 
 class Collector:
@@ -41,6 +71,7 @@ class Collector:
         that allocation counts trigger. attrs keeps the source of every method it generates
         in linecache, for tracebacks: for lsprotocol's classes that is about 2 MB a server
         holds for ever, so it goes here (a traceback still names the file and line)."""
+        share_one_heap()
         linecache.clearcache()
         gc.collect()
         gc.freeze()

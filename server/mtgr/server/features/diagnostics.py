@@ -167,7 +167,13 @@ class _Template:
             "%d" if isinstance(p, int) else p.replace("%", "%%") for p in pieces
         ).encode("ascii")
         # the numbers its `%d`s take, from the entry's: a tuple, or one number for one
-        self.pick = itemgetter(*(p for p in pieces if isinstance(p, int)))
+        self.pick = _picker(tuple(p for p in pieces if isinstance(p, int)))
+
+
+@cache
+def _picker(slots: tuple[int, ...]) -> itemgetter[int]:
+    """One getter for each order of slots (a few in all), shared by the templates."""
+    return itemgetter(*slots)
 
 
 _SPLIT = re.compile(r"(?<![0-9])(21474835\d\d|21474836[0-4]\d)(?![0-9])")
@@ -247,8 +253,9 @@ class PublishedDiagnostics:
         self._entries: dict[int, _Entry] = {}
         self._end: _Entry | None = None  # the end of the file's findings
         self._findings: dict[int, list[Finding]] = {}  # each entry's findings, by emitter
-        # the emitters of the entries naming a line other than their own, by that line
-        self._naming: dict[int, set[int]] = {}
+        # the emitters of the entries naming a line other than their own, by that line: one
+        # alone as itself (most lines; a set is 216 bytes), more in a set
+        self._naming: dict[int, int | set[int]] = {}
         self._rulings = _Rulings()  # what judges' lines allow (decision 0033)
         # every diagnostic last built, (line, start column, code, JSON), in order, and their
         # JSON alone: the array is them joined, built only as part of the message that
@@ -308,7 +315,7 @@ class PublishedDiagnostics:
             looked_at = {
                 emitter: entries[emitter]
                 for line_id in (*named, *replaced)
-                for emitter in (line_id, *naming.get(line_id, ()))
+                for emitter in (line_id, *_emitters(naming.get(line_id)))
                 if emitter in entries
             }
         removed: list[tuple[int, int, str, bytes]] = []
@@ -358,19 +365,29 @@ class PublishedDiagnostics:
         """Keeps a new entry, indexed by the lines it names."""
         assert entry.emitter is not None
         self._entries[entry.emitter] = entry
+        naming = self._naming
         for line_id in entry.lines[1:]:  # the first is its own
-            self._naming.setdefault(line_id, set()).add(entry.emitter)
+            others = naming.get(line_id)
+            if others is None:
+                naming[line_id] = entry.emitter
+            elif isinstance(others, set):
+                others.add(entry.emitter)
+            elif others != entry.emitter:
+                naming[line_id] = {others, entry.emitter}
         return entry
 
     def _forget(self, emitter: int) -> _Entry:
         entry = self._entries.pop(emitter)
         del self._findings[emitter]
+        naming = self._naming
         for line_id in entry.lines[1:]:
-            naming = self._naming.get(line_id)
-            if naming is not None:
-                naming.discard(emitter)
-                if not naming:
-                    del self._naming[line_id]
+            others = naming.get(line_id)
+            if others == emitter:
+                del naming[line_id]
+            elif isinstance(others, set):
+                others.discard(emitter)
+                if len(others) == 1:
+                    naming[line_id] = others.pop()
         return entry
 
     def _update(
@@ -507,6 +524,13 @@ class PublishedDiagnostics:
         return templates
 
 
+def _emitters(naming: int | set[int] | None) -> tuple[int, ...] | set[int]:
+    """The emitters PublishedDiagnostics._naming keeps for a line."""
+    if naming is None:
+        return ()
+    return naming if isinstance(naming, set) else (naming,)
+
+
 def _ruling(line: Line) -> bool:
     statement = line.parsed.statement
     return isinstance(statement, JudgeEvent) and bool(statement.allow)
@@ -561,11 +585,13 @@ class _Rulings:
         allowed = self.allowed
         if not allowed:
             return _NONE_SILENCED
-        return frozenset(
+        silenced = [
             (finding.line, finding.code)
             for finding in findings
             if finding.code in allowed.get(finding.line, _NONE) and silences(finding.code)
-        )
+        ]
+        # most entries have none: one empty set for them all, not one each (216 bytes)
+        return frozenset(silenced) if silenced else _NONE_SILENCED
 
 
 _NONE: frozenset[str] = frozenset()
