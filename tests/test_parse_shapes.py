@@ -118,6 +118,15 @@ def assert_values_are_the_lines(line: str, statement: t.Statement) -> None:
             assert written == value.value  # type: ignore[attr-defined]
 
 
+def assert_references_are_the_statements(statement: t.Statement) -> None:
+    """What a statement names, whether the compiled parser gave it or it was computed,
+    equals what a search of the statement's fields finds."""
+    found = t._collect_references(statement)
+    assert statement.references == found
+    assert statement.players == tuple(r for r in found if isinstance(r, t.PlayerRef))
+    assert statement.objects == tuple(r for r in found if isinstance(r, t.ObjectRef))
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(variants(), min_size=1, max_size=40))
 def test_each_line_parses_as_it_would_alone_with_its_own_values(lines: list[str]) -> None:
@@ -129,6 +138,22 @@ def test_each_line_parses_as_it_would_alone_with_its_own_values(lines: list[str]
             continue
         assert parsed == alone(line)
         assert_values_are_the_lines(line, parsed.statement)
+        assert_references_are_the_statements(parsed.statement)
+
+
+def test_compiled_statements_name_what_their_fields_hold() -> None:
+    """Every real line, parsed again and again with new numbers so that its shape is
+    compiled, names the objects and players its fields hold, in the order written."""
+    clear_parse_caches()
+    for line in SEEDS:
+        for number in range(1, 6):
+            variant = _VALUE.sub(
+                lambda match: match.group() if match.group().startswith('"') else str(number),
+                line,
+            )
+            parsed = parse_line(variant)
+            if parsed.statement is not None:
+                assert_references_are_the_statements(parsed.statement)
 
 
 # Forms whose words hold digits (counters, dice, mana, versions, dates, scores): such a word

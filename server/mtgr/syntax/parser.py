@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import fields
 from functools import lru_cache
 from importlib import resources
+from operator import attrgetter
 from typing import Any
 
 from parsimonious.grammar import Grammar
@@ -762,6 +763,9 @@ _COMPILED_NAMES: dict[str, object] = {
     "intern": sys.intern,
     "line_text": _line_text,
     "line_player": _line_player,
+    "R": t.References,
+    "NAMES_NONE": t.References((), (), ()),
+    "set_named": t.set_references,
 }
 _OFFSETS_KEPT = 16  # the starting columns a shape keeps its fixed parts for
 _DEFAULT_CODE = {None: "None", (): "()"}  # the defaults the tree's types have, as code
@@ -824,9 +828,55 @@ def _compile(template: _Template) -> Callable[[str, int], t.Statement]:
     parameters = "".join(f", c{i}" for i in range(len(source.columns)))
     code = (
         f"def make(at, fixed{parameters}):\n    def build(line, o):\n"
-        f"{unpacked}{''.join(source.each)}        return {result}\n    return build\n"
+        f"{unpacked}{''.join(source.each)}{_named_code(template, result, source)}"
+        f"        return {result}\n    return build\n"
     )
     return _factory(code)(at, fixed, *source.columns)
+
+
+def _named_code(template: _Template, result: str, source: _Source) -> str:
+    """The code that gives a compiled statement what it names (`Statement.references`):
+    the leaves that become references stand at the same columns in every line of the
+    shape, so their order is known here, and the walk finds it made instead of computing it
+    a statement."""
+    if not isinstance(template, t.Statement):
+        return ""
+    leaves = _template_references(template)
+    if not leaves:
+        return f"        set_named({result}, NAMES_NONE)\n"
+    every = "(" + "".join(f"{source.value(leaf)}, " for leaf in leaves) + ")"
+    players = [source.value(leaf) for leaf in leaves if leaf.kind == "player"]
+    if not players:  # one tuple serves twice, as in `Statement._named`
+        named = "R(r, (), r)"
+    elif len(players) == len(leaves):
+        named = "R(r, r, ())"
+    else:
+        objects = [source.value(leaf) for leaf in leaves if leaf.kind != "player"]
+        named = f"R(r, ({', '.join(players)},), ({', '.join(objects)},))"
+    return f"        r = {every}\n        set_named({result}, {named})\n"
+
+
+def _template_references(template: t.Statement) -> list[_Leaf]:
+    """The leaves of a statement's template that its lines' references are made from, in
+    the order written: what `tree._collect_references` reads from a statement."""
+    found: list[_Leaf] = []
+    for value in t.reference_fields(type(template))(template):
+        for item in value if type(value) is tuple else (value,):
+            kind = type(item)
+            if kind is t.Cause:
+                item = item.agent
+            elif kind is t.Place:
+                item = item.player
+            elif kind is t.CombatEntry:
+                item = item.target
+            if type(item) is _Leaf and item.kind in ("object", "player"):
+                found.append(item)
+    found.sort(key=_leaf_start)
+    return found
+
+
+def _leaf_start(leaf: _Leaf) -> int:
+    return leaf.start
 
 
 # A line with more parts than this (a target list of thousands) is made from its template:
@@ -888,17 +938,22 @@ class _Source:
         return name
 
 
-def _parts(part: object) -> list[object]:
+def _parts(part: object) -> tuple[object, ...]:
     """A template's parts: a tuple's items, or a statement type's constructor fields."""
     if type(part) is tuple:
-        return list(part)
-    names = _CONSTRUCTOR_FIELDS.get(type(part))
-    if names is None:
-        names = _CONSTRUCTOR_FIELDS[type(part)] = tuple(f.name for f in fields(part) if f.init)  # type: ignore[arg-type]
-    return [getattr(part, name) for name in names]
+        return part
+    read = _CONSTRUCTOR_FIELDS.get(type(part))
+    if read is None:
+        names = [f.name for f in fields(part) if f.init]  # type: ignore[arg-type]
+        # one C call for all of them; attrgetter of one name gives the value, not a tuple
+        getter = attrgetter(*names)
+        read = _CONSTRUCTOR_FIELDS[type(part)] = (
+            getter if len(names) > 1 else lambda value: (getter(value),)
+        )
+    return read(part)  # type: ignore[no-any-return]
 
 
-_CONSTRUCTOR_FIELDS: dict[type, tuple[str, ...]] = {}
+_CONSTRUCTOR_FIELDS: dict[type, Callable[[object], tuple[object, ...]]] = {}
 
 
 def _fixed_parts(
@@ -945,7 +1000,13 @@ def _leaf_value(leaf: _Leaf, line: str, start: int, end: int) -> object:
 
 
 def _construct(cls: type, values: list[object]) -> object:
-    return _COMPILED_NAMES[_constructor(cls)](*values)  # type: ignore[operator]
+    make = _CONSTRUCTORS.get(cls)
+    if make is None:
+        make = _CONSTRUCTORS[cls] = _COMPILED_NAMES[_constructor(cls)]  # type: ignore[assignment]
+    return make(*values)  # type: ignore[operator]
+
+
+_CONSTRUCTORS: dict[type, Callable[..., object]] = {}
 
 
 @lru_cache(maxsize=1024)
