@@ -148,7 +148,7 @@ def test_compiled_statements_name_what_their_fields_hold() -> None:
     for line in SEEDS:
         for number in range(1, 6):
             variant = _VALUE.sub(
-                lambda match: match.group() if match.group().startswith('"') else str(number),
+                lambda match, n=number: match.group() if match.group().startswith('"') else str(n),
                 line,
             )
             parsed = parse_line(variant)
