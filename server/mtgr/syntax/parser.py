@@ -895,8 +895,8 @@ class _Shared:
 def _named_code(template: _Template, result: str, source: _Source) -> str:
     """The code that gives a compiled statement what it names (`Statement.references`):
     the leaves that become references stand at the same columns in every line of the
-    shape, so their order is known here, and the walk finds it made instead of computing it
-    a statement."""
+    shape, so their order is known here, and the walk finds them made instead of searching
+    each new statement's fields for them."""
     if not isinstance(template, t.Statement):
         return ""
     leaves = _template_references(template)
