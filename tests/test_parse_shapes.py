@@ -285,19 +285,23 @@ def test_the_comment_starts_where_a_scan_of_the_line_finds_it(line: str) -> None
 
 def test_a_number_too_large_is_reported_where_the_lines_own_parse_finds_it() -> None:
     """A shape of a broad shape with numbers too large takes its own parse, which names the
-    first one the statement reads (not the first in the line)."""
-    clear_parse_caches()
+    first one the statement reads (not the first in the line): whether the broad shape has
+    served one shape before or enough shapes to be compiled."""
     big = "1" * (MAX_NUMBER_DIGITS + 1)
     lines = [
         f'#1 damage {big} -> #{big} by "Al"',
         f"#{big} damage 3 -> #{big}",
         f"#{big} damage {big} -> #12",
-        "#12 damage 3 -> #45",  # the same broad shape, parsed first below
     ]
-    parse_line(lines[-1])
-    for line in lines[:-1]:
-        parsed = parse_line(line)
-        own = _Plan(_Tree(_STATEMENT.match(line), line))
-        assert own.too_large is not None and parsed.error is not None
-        assert parsed.error.code == "S002"
-        assert parsed.error.span == t.Span(*own.too_large)
+    # shapes of the same broad shape, parsed first
+    served = ["#12 damage 3 -> #45", "#123 damage 3 -> #45", "#1234 damage 33 -> #45"]
+    for before in (served[:1], served):
+        clear_parse_caches()
+        for line in before:
+            parse_line(line)
+        for line in lines:
+            parsed = parse_line(line)
+            own = _Plan(_Tree(_STATEMENT.match(line), line))
+            assert own.too_large is not None and parsed.error is not None
+            assert parsed.error.code == "S002"
+            assert parsed.error.span == t.Span(*own.too_large)
