@@ -118,6 +118,15 @@ def assert_values_are_the_lines(line: str, statement: t.Statement) -> None:
             assert written == value.value  # type: ignore[attr-defined]
 
 
+def assert_references_are_the_statements(statement: t.Statement) -> None:
+    """What a statement names, whether the compiled parser gave it or it was computed,
+    equals what a search of the statement's fields finds."""
+    found = t._collect_references(statement)
+    assert statement.references == found
+    assert statement.players == tuple(r for r in found if isinstance(r, t.PlayerRef))
+    assert statement.objects == tuple(r for r in found if isinstance(r, t.ObjectRef))
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(variants(), min_size=1, max_size=40))
 def test_each_line_parses_as_it_would_alone_with_its_own_values(lines: list[str]) -> None:
@@ -129,6 +138,22 @@ def test_each_line_parses_as_it_would_alone_with_its_own_values(lines: list[str]
             continue
         assert parsed == alone(line)
         assert_values_are_the_lines(line, parsed.statement)
+        assert_references_are_the_statements(parsed.statement)
+
+
+def test_compiled_statements_name_what_their_fields_hold() -> None:
+    """Every real line, parsed again and again with new numbers so that its shape is
+    compiled, names the objects and players its fields hold, in the order written."""
+    clear_parse_caches()
+    for line in SEEDS:
+        for number in range(1, 6):
+            variant = _VALUE.sub(
+                lambda match, n=number: match.group() if match.group().startswith('"') else str(n),
+                line,
+            )
+            parsed = parse_line(variant)
+            if parsed.statement is not None:
+                assert_references_are_the_statements(parsed.statement)
 
 
 # Forms whose words hold digits (counters, dice, mana, versions, dates, scores): such a word
@@ -260,19 +285,23 @@ def test_the_comment_starts_where_a_scan_of_the_line_finds_it(line: str) -> None
 
 def test_a_number_too_large_is_reported_where_the_lines_own_parse_finds_it() -> None:
     """A shape of a broad shape with numbers too large takes its own parse, which names the
-    first one the statement reads (not the first in the line)."""
-    clear_parse_caches()
+    first one the statement reads (not the first in the line): whether the broad shape has
+    served one shape before or enough shapes to be compiled."""
     big = "1" * (MAX_NUMBER_DIGITS + 1)
     lines = [
         f'#1 damage {big} -> #{big} by "Al"',
         f"#{big} damage 3 -> #{big}",
         f"#{big} damage {big} -> #12",
-        "#12 damage 3 -> #45",  # the same broad shape, parsed first below
     ]
-    parse_line(lines[-1])
-    for line in lines[:-1]:
-        parsed = parse_line(line)
-        own = _Plan(_Tree(_STATEMENT.match(line), line))
-        assert own.too_large is not None and parsed.error is not None
-        assert parsed.error.code == "S002"
-        assert parsed.error.span == t.Span(*own.too_large)
+    # shapes of the same broad shape, parsed first
+    served = ["#12 damage 3 -> #45", "#123 damage 3 -> #45", "#1234 damage 33 -> #45"]
+    for before in (served[:1], served):
+        clear_parse_caches()
+        for line in before:
+            parse_line(line)
+        for line in lines:
+            parsed = parse_line(line)
+            own = _Plan(_Tree(_STATEMENT.match(line), line))
+            assert own.too_large is not None and parsed.error is not None
+            assert parsed.error.code == "S002"
+            assert parsed.error.span == t.Span(*own.too_large)

@@ -243,16 +243,25 @@ def checks_for(key: CheckKey, cards: bool) -> tuple[Check, ...]:
     table = _TABLES[cards]
     found = table.get(key)
     if found is None:
-        statement_type = key[0]
         found = table[key] = tuple(
             check
-            for rule in all_rules().values()
-            for registered, check in rule.checks.items()
-            if issubclass(statement_type, registered)
-            and (cards or not rule.gates[check].with_cards)
-            and rule.gates[check].opens(key)
+            for check, gate in _registered_for(key[0])
+            if (cards or not gate.with_cards) and gate.opens(key)
         )
     return found
+
+
+@cache
+def _registered_for(statement_type: type) -> tuple[tuple[Check, Gate], ...]:
+    """The checks registered for a statement type (or a type it derives from), with their
+    gates, in code order: what each new key of `checks_for` chooses from (a walk meets
+    about a hundred keys, and there are hundreds of checks)."""
+    return tuple(
+        (check, rule.gates[check])
+        for rule in all_rules().values()
+        for registered, check in rule.checks.items()
+        if issubclass(statement_type, registered)
+    )
 
 
 def end_checks() -> Iterator[tuple[Rule, EndCheck]]:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import fields
 from functools import lru_cache
 from importlib import resources
+from operator import attrgetter
 from typing import Any
 
 from parsimonious.grammar import Grammar
@@ -501,10 +502,12 @@ class _Plan:
         tree: _Tree | None,
         template: _Template = None,
         tokens: tuple[tuple[int, int, t.TokenKind], ...] = (),
+        compiled: Callable[[str, int], t.Statement] | None = None,
     ) -> None:
-        """From a shape's parse tree, or its template and tokens (see `_Broad.moved`)."""
+        """From a shape's parse tree, or its template or compiled function and its tokens
+        (see `_Broad.moved`)."""
         # `build(line, offset)`, once compiled (a bound method here would be a cycle)
-        self.compiled: Callable[[str, int], t.Statement] | None = None
+        self.compiled = compiled
         self.too_large: tuple[int, int] | None = None
         self._uses = 0
         self._template = template
@@ -535,20 +538,31 @@ class _Broad:
     """What a broad shape parses to, its template and tokens at the broad shape's columns,
     from which each shape of it gets its plan without a parse of its own."""
 
-    __slots__ = ("template", "tokens")
+    __slots__ = ("_shapes", "_shared", "template", "tokens")
 
     def __init__(self, tree: _Tree) -> None:
         self.tokens = tree.tokens
         self.template: _Template = _Builder(tree).statement()  # 1-digit numbers: never too large
+        self._shapes = 0  # the shapes it served before its template was compiled
+        # its compiled template once it has served COMPILED_AFTER shapes (False: none)
+        self._shared: _Shared | bool | None = None
 
     def moved(self, shape: str, columns: _Columns) -> _Plan | None:
         """The plan of a shape of this broad shape; None when a number of it is too large
         (the shape's own parse says which one)."""
+        shared = self._shared
+        if shared is None:
+            self._shapes += 1
+            if self._shapes >= COMPILED_AFTER:
+                shared = self._shared = _Shared.of(self.template) or False
+        tokens = tuple((columns(start), columns(end), kind) for start, end, kind in self.tokens)
         try:
+            build = shared.build(shape, columns) if shared else None
+            if build is not None:
+                return _Plan(None, None, tokens, build)
             template = _moved(self.template, shape, columns, {})
         except _NumberTooLarge:
             return None
-        tokens = tuple((columns(start), columns(end), kind) for start, end, kind in self.tokens)
         return _Plan(None, template, tokens)
 
 
@@ -762,6 +776,9 @@ _COMPILED_NAMES: dict[str, object] = {
     "intern": sys.intern,
     "line_text": _line_text,
     "line_player": _line_player,
+    "R": t.References,
+    "NAMES_NONE": t.References((), (), ()),
+    "set_named": t.set_references,
 }
 _OFFSETS_KEPT = 16  # the starting columns a shape keeps its fixed parts for
 _DEFAULT_CODE = {None: "None", (): "()"}  # the defaults the tree's types have, as code
@@ -819,14 +836,105 @@ def _compile(template: _Template) -> Callable[[str, int], t.Statement]:
     at, fixed = _fixed_parts(source.kept)
     if not source.each:  # nothing of each line's own: the statement is its one fixed part
         return lambda line, o: (at.get(o) or fixed(line, o))[0]
+    return _factory(_code(template, result, source))(at, fixed, *source.columns)
+
+
+def _code(template: _Template, result: str, source: _Source) -> str:
+    """The source of a compiled template: a factory of `build(line, o)` that takes the
+    template's fixed parts and its columns."""
     kept = "".join(f"k{i}, " for i in range(len(source.kept)))
     unpacked = f"        {kept}= at.get(o) or fixed(line, o)\n" if kept else ""
     parameters = "".join(f", c{i}" for i in range(len(source.columns)))
-    code = (
+    return (
         f"def make(at, fixed{parameters}):\n    def build(line, o):\n"
-        f"{unpacked}{''.join(source.each)}        return {result}\n    return build\n"
+        f"{unpacked}{''.join(source.each)}{_named_code(template, result, source)}"
+        f"        return {result}\n    return build\n"
     )
-    return _factory(code)(at, fixed, *source.columns)
+
+
+class _Shared:
+    """A broad shape's compiled template, which serves each of its shapes: they differ from
+    it only in their columns, and the compiled code takes its columns as parameters. A
+    shape gets its function from the columns moved (`_Columns`) and its fixed parts moved;
+    no template of its own is made, instantiated or compiled."""
+
+    __slots__ = ("_columns", "_factory", "_kept", "_leaves")
+
+    def __init__(self, source: _Source, factory: Callable[..., Callable[[str, int], t.Statement]]):
+        self._factory = factory
+        self._kept = source.kept
+        self._columns = source.columns
+        self._leaves = source.leaves
+
+    @staticmethod
+    def of(template: _Template) -> _Shared | None:
+        """None for a template compiled otherwise (too many parts, or none of its own)."""
+        source = _Source()
+        result = source.value(template)
+        if not source.each or len(source.each) > _MOST_COMPILED_PARTS:
+            return None
+        return _Shared(source, _factory(_code(template, result, source)))
+
+    def build(self, shape: str, columns: _Columns) -> Callable[[str, int], t.Statement] | None:
+        """A shape's function; None when its code would differ (a word longer than those
+        shared); raises _NumberTooLarge as `_moved_leaf` does."""
+        for leaf in self._leaves:
+            start, end = columns(leaf.start), columns(leaf.end)
+            if leaf.kind == "word":
+                if (end - start <= _SHARED_TEXT_LENGTH) != (
+                    leaf.end - leaf.start <= _SHARED_TEXT_LENGTH
+                ):
+                    return None
+            elif leaf.kind == "object" or leaf.kind == "number":
+                _moved_leaf(leaf, shape, columns)
+        made: dict[int, object] = {}
+        at, fixed = _fixed_parts([_moved(part, shape, columns, made) for part in self._kept])
+        return self._factory(at, fixed, *map(columns, self._columns))
+
+
+def _named_code(template: _Template, result: str, source: _Source) -> str:
+    """The code that gives a compiled statement what it names (`Statement.references`):
+    the leaves that become references stand at the same columns in every line of the
+    shape, so their order is known here, and the walk finds them made instead of searching
+    each new statement's fields for them."""
+    if not isinstance(template, t.Statement):
+        return ""
+    leaves = _template_references(template)
+    if not leaves:
+        return f"        set_named({result}, NAMES_NONE)\n"
+    every = "(" + "".join(f"{source.value(leaf)}, " for leaf in leaves) + ")"
+    players = [source.value(leaf) for leaf in leaves if leaf.kind == "player"]
+    if not players:  # one tuple serves twice, as in `Statement._named`
+        named = "R(r, (), r)"
+    elif len(players) == len(leaves):
+        named = "R(r, r, ())"
+    else:
+        objects = [source.value(leaf) for leaf in leaves if leaf.kind != "player"]
+        named = f"R(r, ({', '.join(players)},), ({', '.join(objects)},))"
+    return f"        r = {every}\n        set_named({result}, {named})\n"
+
+
+def _template_references(template: t.Statement) -> list[_Leaf]:
+    """The leaves of a statement's template that its lines' references are made from, in
+    the order written: what `tree._collect_references` reads from a statement."""
+    found: list[_Leaf] = []
+    for value in t.reference_fields(type(template))(template):
+        for item in value if type(value) is tuple else (value,):
+            kind = type(item)
+            if kind is t.Cause:
+                item = item.agent
+            elif kind is t.Place:
+                item = item.player
+            elif kind is t.CombatEntry:
+                item = item.target
+            if type(item) is _Leaf and item.kind in ("object", "player"):
+                found.append(item)
+    found.sort(key=_leaf_start)
+    return found
+
+
+def _leaf_start(leaf: _Leaf) -> int:
+    return leaf.start
 
 
 # A line with more parts than this (a target list of thousands) is made from its template:
@@ -844,6 +952,7 @@ class _Source:
         self.kept: list[object] = []  # the fixed parts that the parts made for each line hold
         self.each: list[str] = []  # the code that makes the parts of each line
         self.columns: list[int] = []
+        self.leaves: list[_Leaf] = []  # the leaves the parts made for each line read
         self._names: dict[int, str] = {}  # a part's id -> its name in the code
         self._fixed: dict[int, bool] = {}
 
@@ -877,6 +986,7 @@ class _Source:
                 kind = "short word"  # shared like any short string; its length is its shape's
             first = len(self.columns)
             self.columns.extend((part.start, part.end))
+            self.leaves.append(part)
             expression = _LEAF_CODE[kind].format(s=f"o + c{first}", e=f"o + c{first + 1}")
         elif type(part) is tuple:
             expression = "(" + "".join(f"{self.value(item)}, " for item in part) + ")"
@@ -888,17 +998,22 @@ class _Source:
         return name
 
 
-def _parts(part: object) -> list[object]:
+def _parts(part: object) -> tuple[object, ...]:
     """A template's parts: a tuple's items, or a statement type's constructor fields."""
     if type(part) is tuple:
-        return list(part)
-    names = _CONSTRUCTOR_FIELDS.get(type(part))
-    if names is None:
-        names = _CONSTRUCTOR_FIELDS[type(part)] = tuple(f.name for f in fields(part) if f.init)  # type: ignore[arg-type]
-    return [getattr(part, name) for name in names]
+        return part
+    read = _CONSTRUCTOR_FIELDS.get(type(part))
+    if read is None:
+        names = [f.name for f in fields(part) if f.init]  # type: ignore[arg-type]
+        # one C call for all of them; attrgetter of one name gives the value, not a tuple
+        getter = attrgetter(*names)
+        read = _CONSTRUCTOR_FIELDS[type(part)] = (
+            getter if len(names) > 1 else lambda value: (getter(value),)
+        )
+    return read(part)  # type: ignore[no-any-return]
 
 
-_CONSTRUCTOR_FIELDS: dict[type, tuple[str, ...]] = {}
+_CONSTRUCTOR_FIELDS: dict[type, Callable[[object], tuple[object, ...]]] = {}
 
 
 def _fixed_parts(
@@ -945,7 +1060,13 @@ def _leaf_value(leaf: _Leaf, line: str, start: int, end: int) -> object:
 
 
 def _construct(cls: type, values: list[object]) -> object:
-    return _COMPILED_NAMES[_constructor(cls)](*values)  # type: ignore[operator]
+    make = _CONSTRUCTORS.get(cls)
+    if make is None:
+        make = _CONSTRUCTORS[cls] = _COMPILED_NAMES[_constructor(cls)]  # type: ignore[assignment]
+    return make(*values)  # type: ignore[operator]
+
+
+_CONSTRUCTORS: dict[type, Callable[..., object]] = {}
 
 
 @lru_cache(maxsize=1024)

@@ -128,8 +128,9 @@ class Token:
 # ---- statements -------------------------------------------------------------------
 
 
-class _References:
-    """What a statement names, in the order written: all of it, its players, its objects.
+class References:
+    """What a statement names, in the order written: all of it, its players, its objects
+    (made by `Statement._named`, or by the compiled parser as it makes the statement).
     A plain class: made once for nearly every line a walk reads, where a frozen dataclass's
     `__init__` (one `object.__setattr__` a field) costs more than finding the references."""
 
@@ -155,9 +156,9 @@ class Statement:
     replacement_keyword: Span | None = None
     # the objects and players the line names, in the order written; computed once a
     # statement (statements are shared by equal lines and reused by every walk)
-    _references: _References | None = field(default=None, init=False, repr=False, compare=False)
+    _references: References | None = field(default=None, init=False, repr=False, compare=False)
 
-    def _named(self) -> _References:
+    def _named(self) -> References:
         cached = self._references
         if cached is None:
             found = _collect_references(self)
@@ -176,7 +177,7 @@ class Statement:
                 else:
                     players = tuple(player_refs)
                     objects = tuple(r for r in found if type(r) is ObjectRef)
-            cached = _References(found, players, objects)
+            cached = References(found, players, objects)
             object.__setattr__(self, "_references", cached)
         return cached
 
@@ -192,6 +193,10 @@ class Statement:
     @property
     def objects(self) -> tuple[ObjectRef, ...]:
         return (self._references or self._named()).objects
+
+
+# what the compiled parser (`parser._compile`) gives a statement as it makes it
+set_references: Callable[[Statement, References], None] = Statement.__dict__["_references"].__set__
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -599,7 +604,7 @@ _HOLDERS = ("ObjectRef", "PlayerRef", "Cause", "Place", "CombatEntry")
 _REFERENCE_FIELDS: dict[type, Callable[[Statement], tuple[object, ...]]] = {}
 
 
-def _reference_fields(cls: type) -> Callable[[Statement], tuple[object, ...]]:
+def reference_fields(cls: type) -> Callable[[Statement], tuple[object, ...]]:
     """What reads the fields of a `cls` statement that may hold a reference, in one call
     (every statement type has at least two: `cause` and `replacements`)."""
     values = _REFERENCE_FIELDS.get(cls)
@@ -618,7 +623,7 @@ def _reference_fields(cls: type) -> Callable[[Statement], tuple[object, ...]]:
 
 def _collect_references(statement: Statement) -> tuple[ObjectRef | PlayerRef, ...]:
     cls = type(statement)
-    values = _REFERENCE_FIELDS.get(cls) or _reference_fields(cls)
+    values = _REFERENCE_FIELDS.get(cls) or reference_fields(cls)
     found: list[ObjectRef | PlayerRef] = []
     for value in values(statement):
         kind = type(value)
