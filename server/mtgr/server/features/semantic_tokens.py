@@ -111,6 +111,22 @@ def _rough_kind(word: str) -> t.TokenKind | None:
     return None
 
 
+def _marked(statement: t.Statement | None) -> tuple[set[tuple[int, int]] | None, t.Span | None]:
+    """The columns of the causes and replacements a line names (None: none), and the object
+    it introduces, if any: the tokens that carry the cause and declaration modifiers."""
+    causes = (
+        {(span.start, span.end) for span in cause_spans(statement)}
+        if statement is not None and (statement.replacements or statement.cause is not None)
+        else None
+    )
+    introduced: t.Span | None = None
+    if isinstance(statement, t.New | t.AbilityOf):
+        introduced = statement.subject.span
+    elif isinstance(statement, t.Draw):
+        introduced = statement.drawn.span
+    return causes, introduced
+
+
 def line_tokens(
     document: OpenDocument, line: int, objects: Mapping[int, str | None]
 ) -> list[tuple[int, int, int, int]]:
@@ -132,16 +148,7 @@ def line_tokens(
     else:
         columns = [(k.span.start, k.span.end, k.kind) for k in rough_tokens(text, parsed)]
     columns.sort(key=_START)
-    causes = (
-        {(span.start, span.end) for span in cause_spans(statement)}
-        if statement is not None and (statement.replacements or statement.cause is not None)
-        else None
-    )
-    introduced: t.Span | None = None
-    if isinstance(statement, t.New | t.AbilityOf):
-        introduced = statement.subject.span
-    elif isinstance(statement, t.Draw):
-        introduced = statement.drawn.span
+    causes, introduced = _marked(statement)
     ascii_only = text.isascii()  # one unit a character: columns are the client's units
     out: list[tuple[int, int, int, int]] = []
     for start, end, kind in columns:
@@ -232,16 +239,7 @@ def _parsed_groups(
         return _encode_line(line_tokens(document, line, objects or {}))
     parsed = document.document.lines[line].parsed
     statement = parsed.statement
-    causes = (
-        {(span.start, span.end) for span in cause_spans(statement)}
-        if statement is not None and (statement.replacements or statement.cause is not None)
-        else None
-    )
-    introduced: t.Span | None = None
-    if isinstance(statement, t.New | t.AbilityOf):
-        introduced = statement.subject.span
-    elif isinstance(statement, t.Draw):
-        introduced = statement.drawn.span
+    causes, introduced = _marked(statement)
     offset = parsed.offset
     encoded: list[int] = []
     previous = 0
