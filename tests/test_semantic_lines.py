@@ -1,10 +1,12 @@
-"""Highlighting reads a parsed line's groups straight from its token columns (the first
-request after a long record opens asks it of every line): they equal the groups built
-from the line's tokens one at a time (`line_tokens`), on every line of the examples and
-the cases, in every position encoding, and lines of equal text share them."""
+"""Highlighting encodes a parsed line from its shape (its token columns, shared by the
+lines of one shape; the first request after a long record opens asks it of every line):
+its groups equal those built from the line's tokens one at a time (`line_tokens`), on
+every line of the examples and the cases, in every position encoding, line by line and
+in the whole document's answer; lines of equal text share them."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,10 @@ EXTRA = """\
 #8 move hand -> exile as discard by #1 replacement #9
 #10 effect "Jötun Grunt\u2019s upkeep: \U0001d7d0 cards" on #10 until leaves
 this does not parse
+   #3 cast
+#3 cast // the same shape at another column, and with a comment
+// a comment alone
+#1 move battlefield -> graveyard by #9000
 """
 ENCODINGS = (
     types.PositionEncodingKind.Utf16,
@@ -58,3 +64,27 @@ def test_lines_of_equal_text_that_name_no_object_share_their_groups() -> None:
     )
     first, _, third = (semantic_tokens._line_groups(document, i) for i in range(3))
     assert first and first is third
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_the_whole_answer_equals_the_groups_built_token_by_token(encoding: str) -> None:
+    """The whole document's answer (its lines encoded in chunks from their shapes, and
+    written as JSON from the shapes' JSON) against one built line by line from the tokens."""
+    for path in RECORDS:
+        text = path.read_text(encoding="utf-8") + EXTRA
+        document = OpenDocument(path.as_uri(), text, 0, encoding)
+        objects_after = document.walk.objects_after
+        expected: list[int] = []
+        previous = 0
+        for index, line in enumerate(document.document.lines):
+            if line.parsed.error is not None:
+                objects = dict(semantic_tokens._objects_before(document, index))
+            else:
+                objects = dict(objects_after.get(line.id, ()))
+            tokens = semantic_tokens.line_tokens(document, index, objects)
+            if tokens:
+                expected += (index - previous, *semantic_tokens._encode_line(tokens))
+                previous = index
+        sent = semantic_tokens.current(document)
+        assert sent.data == expected, path
+        assert json.loads(sent.json())["data"] == expected, path

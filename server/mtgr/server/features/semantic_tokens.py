@@ -7,7 +7,7 @@ token says whether its card is known or hidden at that line, which a grammar can
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import count, pairwise
 from operator import attrgetter, itemgetter
@@ -202,47 +202,132 @@ def encode(document: OpenDocument, first: int = 0, last: int | None = None) -> l
 def _line_groups(
     document: OpenDocument, line: int, remembered: _Remembered | None = None
 ) -> tuple[int, ...]:
-    """A line's groups (`_encode_line`), kept with the parse and the objects they came
-    from."""
+    """A line's groups (`_encode_line`)."""
+    return _line_encoded(document, line, remembered)[0]
+
+
+def _line_encoded(
+    document: OpenDocument, line: int, remembered: _Remembered | None = None
+) -> tuple[tuple[int, ...], str]:
+    """A line's groups and the same as JSON (without brackets). A line that parses is
+    encoded from its shape (`_Shape`) with the marks of the objects it names; any other
+    line is kept with the parse and the objects its groups came from."""
     entry = document.document.lines[line]
     parsed = entry.parsed
+    if remembered is None:
+        remembered = _remembered(document)
+    text = document.document.texts[line]
+    if parsed.error is None and text.isascii():
+        shape = _shape_of(remembered.shapes, text, parsed)
+        named = document.walk.objects_after.get(entry.id)
+        comment = parsed.comment
+        if not (named and shape.objects) and (comment is None or comment.end <= comment.start):
+            return shape.groups, shape.written  # shared by the lines of the shape
+        data: list[int] = []
+        parts: list[str] = []
+        shape.put(text, named, comment, data, parts)
+        return tuple(data), ",".join(parts)
     objects = document.walk.objects_after.get(entry.id, ())
     if parsed.error is not None:  # a line being typed changes nothing
         objects = _objects_before(document, line)
-    if remembered is None:
-        remembered = _remembered(document)
     cached = remembered.lines.get(entry.id)
     if cached is not None and cached[0] is parsed and cached[1] == objects:
         return cached[2]
-    if parsed.error is None and not objects:
-        # no object to mark known or hidden: the groups are the parse's own, shared by the
-        # lines of equal text (a record's `phase` and `step` lines, most of all)
-        shared = remembered.by_parse.get(id(parsed))
-        if shared is None or shared[0] is not parsed:
-            shared = remembered.by_parse[id(parsed)] = (parsed, _parsed_groups(document, line))
-        encoded = shared[1]
-    elif parsed.error is None:
-        encoded = _parsed_groups(document, line, dict(objects))
-    else:
-        encoded = _encode_line(line_tokens(document, line, dict(objects)))
+    groups = _encode_line(line_tokens(document, line, dict(objects)))
+    encoded = (groups, _written(groups))
     remembered.lines[entry.id] = (parsed, objects, encoded)
     return encoded
 
 
-def _parsed_groups(
-    document: OpenDocument, line: int, objects: Mapping[int, str | None] | None = None
-) -> tuple[int, ...]:
-    """`_encode_line(line_tokens(...))` of a line that parses, in one pass over the parse's
-    token columns: the first request after a long record opens asks it of every line."""
-    text = document.document.texts[line]
-    if not text.isascii():
-        return _encode_line(line_tokens(document, line, objects or {}))
-    parsed = document.document.lines[line].parsed
+def _written(data: Sequence[int]) -> str:
+    """Numbers as JSON, without the brackets."""
+    return ",".join([_DIGITS[n] if 0 <= n < _SMALL else str(n) for n in data])
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """The groups of every ASCII line of one parse shape at one column, before the objects
+    it names are marked known or hidden and before its comment. The parser gives the lines
+    of a shape one tuple of token columns and statements alike but for their numbers and
+    strings, so the first request after a long record opens encodes each shape once (a
+    few hundred on 50,000 lines), not each line."""
+
+    columns: tuple[tuple[int, int, t.TokenKind], ...]  # kept: its id keys the shape
+    offset: int
+    kind: type  # of the statement
+    groups: tuple[int, ...]
+    written: str  # `groups` as JSON
+    template: str  # the same with a %d slot for the modifiers of each object token
+    # each object token: where its modifiers are in `groups`, its digits' columns, and
+    # its modifiers when the object is neither known nor hidden
+    objects: tuple[tuple[int, int, int, int], ...]
+    last_start: int  # the column of the last token (-1: none), for a comment after it
+
+    def put(
+        self,
+        text: str,
+        objects: _Objects | None,
+        comment: t.Span | None,
+        data: list[int],
+        parts: list[str],
+    ) -> None:
+        """Adds a line's groups to `data` and their JSON to `parts`, given the objects the
+        line names as they stand after it."""
+        groups = self.groups
+        if objects and self.objects:
+            at = len(data)
+            data.extend(groups)
+            modifiers: list[int] = []
+            for slot, start, end, base in self.objects:
+                digits = text[start:end]
+                if digits.isdigit():
+                    number = int(digits)
+                    for named, name in objects:
+                        if named == number:
+                            base |= _HIDDEN if name is None else _KNOWN
+                            break
+                data[at + slot] = base
+                modifiers.append(base)
+            parts.append(self.template % tuple(modifiers))
+        elif groups:
+            data.extend(groups)
+            parts.append(self.written)
+        if comment is not None and comment.end > comment.start:
+            tail = (comment.start - max(self.last_start, 0), comment.end - comment.start)
+            if groups:
+                data.append(0)  # same line as the token before
+                parts.append("0")
+            data.extend((*tail, _COMMENT_TYPE, 0))
+            parts.append(f"{_written(tail)},{_COMMENT_TYPE},0")
+
+    def empty(self, comment: t.Span | None) -> bool:
+        """Whether a line of this shape with this comment has no group."""
+        return not self.groups and (comment is None or comment.end <= comment.start)
+
+
+def _shape_of(shapes: dict[int, _Shape], text: str, parsed: t.ParsedLine) -> _Shape:
+    """The shape of a line that parses (its text ASCII), made from it the first time."""
+    columns = parsed.token_columns
+    shape = shapes.get(id(columns))
+    if (
+        shape is None
+        or shape.columns is not columns
+        or shape.offset != parsed.offset
+        or shape.kind is not type(parsed.statement)
+    ):
+        shape = shapes[id(columns)] = _shape(text, parsed)
+    return shape
+
+
+def _shape(text: str, parsed: t.ParsedLine) -> _Shape:
     statement = parsed.statement
     causes, introduced = _marked(statement)
     offset = parsed.offset
     encoded: list[int] = []
+    slots: list[str] = []
+    objects: list[tuple[int, int, int, int]] = []
     previous = 0
+    last_start = -1
     for start, end, kind in parsed.token_columns:
         if end <= start:
             continue
@@ -250,10 +335,6 @@ def _parsed_groups(
         end += offset
         modifiers = 0
         if kind is _OBJECT:
-            if objects:
-                digits = text[start + 1 : end]
-                if digits.isdigit() and (number := int(digits)) in objects:
-                    modifiers = _HIDDEN if objects[number] is None else _KNOWN
             if introduced is not None and introduced.start == start and introduced.end == end:
                 modifiers |= _DECLARATION
         elif kind is _KEYWORD and text[start:end] in CAUSE_WORDS:
@@ -262,14 +343,24 @@ def _parsed_groups(
             modifiers |= _CAUSE
         if encoded:
             encoded.append(0)  # same line as the token before
-        encoded += (start - previous, end - start, _TYPE_OF_KIND_ID[id(kind)], modifiers)
-        previous = start
-    comment = parsed.comment
-    if comment is not None and comment.end > comment.start:
-        if encoded:
-            encoded.append(0)
-        encoded += (comment.start - previous, comment.end - comment.start, _COMMENT_TYPE, 0)
-    return tuple(encoded)
+            slots.append("0")
+        group = (start - previous, end - start, _TYPE_OF_KIND_ID[id(kind)])
+        encoded += (*group, modifiers)
+        slots += (_written(group), "%d" if kind is _OBJECT else str(modifiers))
+        if kind is _OBJECT:
+            objects.append((len(encoded) - 1, start + 1, end, modifiers))
+        previous = last_start = start
+    groups = tuple(encoded)
+    return _Shape(
+        parsed.token_columns,
+        offset,
+        type(statement),
+        groups,
+        _written(groups),
+        ",".join(slots),
+        tuple(objects),
+        last_start,
+    )
 
 
 _LINE_ID = attrgetter("id")
@@ -324,30 +415,47 @@ def _encode_whole(document: OpenDocument) -> tuple[list[int], list[str]]:
         alive = set(ids)
         for line_id in [i for i in remembered.lines if i not in alive]:
             del remembered.lines[line_id]
-    if len(remembered.by_parse) > len(lines):  # parses edits left behind: made again if asked
-        remembered.by_parse.clear()
+    if len(remembered.shapes) > len(lines):  # shapes edits left behind: made again if asked
+        remembered.shapes.clear()
     return data, pieces
 
 
 def _chunk(document: OpenDocument, start: int, end: int, objects: list[_Objects | None]) -> _Chunk:
-    lines = document.document.lines
+    """A chunk's groups, each line's from its shape where it parses (`_line_encoded`, in
+    line here: the first request after a long record opens asks it of every line)."""
+    lines = document.document.lines[start:end]
+    texts = document.document.texts[start:end]
     remembered = _remembered(document)
+    shapes = remembered.shapes
     data: list[int] = []
+    parts: list[str] = []
     first = -1
     previous = start
-    for line in range(start, end):
-        encoded = _line_groups(document, line, remembered)
-        if not encoded:
-            continue
+    for line, entry, text, named in zip(range(start, end), lines, texts, objects, strict=True):
+        parsed = entry.parsed
+        shape: _Shape | None = None
+        if parsed.error is None and text.isascii():
+            shape = _shape_of(shapes, text, parsed)
+            if shape.empty(parsed.comment):
+                continue
+        else:
+            groups, written = _line_encoded(document, line, remembered)
+            if not groups:
+                continue
         if first < 0:
             first = line - start
         else:
-            data.append(line - previous)
-        data.extend(encoded)
+            delta = line - previous
+            data.append(delta)
+            parts.append(_DIGITS[delta] if delta < _SMALL else str(delta))
+        if shape is not None:
+            shape.put(text, named, parsed.comment, data, parts)
+        else:
+            data.extend(groups)
+            parts.append(written)
         previous = line
-    kept = all(line.parsed.error is None for line in lines[start:end])
-    written = ",".join([_DIGITS[n] if 0 <= n < _SMALL else str(n) for n in data])
-    return _Chunk(lines[start:end], objects, first, previous - start, data, written, kept)
+    kept = all(line.parsed.error is None for line in lines)
+    return _Chunk(lines, objects, first, previous - start, data, ",".join(parts), kept)
 
 
 def _objects_before(document: OpenDocument, line: int) -> tuple[tuple[int, str | None], ...]:
@@ -400,9 +508,13 @@ class _Remembered:
     tokens with the parse and objects they came from (an edit changes a few lines only)."""
 
     sent: _Sent | None = None
-    lines: dict[int, tuple[t.ParsedLine, _Objects, tuple[int, ...]]] = field(default_factory=dict)
-    # the groups of a line that names no object, by the id of its parse (kept in the value)
-    by_parse: dict[int, tuple[t.ParsedLine, tuple[int, ...]]] = field(default_factory=dict)
+    # the groups and JSON of a line not encoded from its shape (it does not parse, or is
+    # not ASCII), with the parse and objects they came from
+    lines: dict[int, tuple[t.ParsedLine, _Objects, tuple[tuple[int, ...], str]]] = field(
+        default_factory=dict
+    )
+    # the shapes of the lines that parse, by the id of their token columns (kept in the value)
+    shapes: dict[int, _Shape] = field(default_factory=dict)
     chunks: dict[int, _Chunk] = field(default_factory=dict)  # by the id of the first line
 
 
