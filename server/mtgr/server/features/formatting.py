@@ -15,6 +15,7 @@ from lsprotocol import types
 
 from mtgr.server.features.per_line import PerLine
 from mtgr.syntax.format import format_line, format_text
+from mtgr.syntax.tree import TokenKind
 
 if TYPE_CHECKING:
     from mtgr.server.app import MtgrServer
@@ -45,14 +46,40 @@ def formatted_lines(document: OpenDocument) -> list[str]:
         kept = _FORMATTED[document] = PerLine()
     texts = document.document.texts
     lines = document.document.lines
+    # by the id of a parse's token columns (kept in the value): where a line of that shape
+    # ends when it is in layout as written, -1 if no line of it is (`_end_in_layout`)
+    ends: dict[int, tuple[tuple[tuple[int, int, TokenKind], ...], int]] = {}
 
     def layout(index: int) -> str:
         text = texts[index]
-        new = format_line(text, lines[index].parsed)
+        parsed = lines[index].parsed
+        if parsed.offset == 0 and parsed.comment is None and parsed.error is None:
+            # most lines: decided by their shape, not by joining their words again
+            columns = parsed.token_columns
+            found = ends.get(id(columns))
+            if found is None or found[0] is not columns:
+                found = ends[id(columns)] = (columns, _end_in_layout(columns, text))
+            if found[1] == len(text):
+                return text
+        new = format_line(text, parsed)
         return text if new == text else new
 
     kept.update(texts, layout)
     return kept.values
+
+
+def _end_in_layout(columns: tuple[tuple[int, int, TokenKind], ...], text: str) -> int:
+    """Where a line of this shape (token columns) that starts with its statement and has
+    no comment ends if it is in layout as written: its tokens one space apart from its
+    first column (`format_line` joins them so), -1 if they are not. What lies between two
+    tokens is not masked in a shape (digits and strings are, inside tokens), so one line
+    of a shape answers for all of them."""
+    end = -1
+    for start, token_end, _ in columns:
+        if start != end + 1 or (end >= 0 and text[end] != " "):
+            return -1
+        end = token_end
+    return end
 
 
 def format_document(document: OpenDocument) -> list[types.TextEdit]:

@@ -1,0 +1,65 @@
+"""The first answers after a long record opens decide most lines by their shape (the
+parse's token columns, shared by the lines of one shape), not line by line: each such
+answer equals the one built line by line, on every line of the examples and the cases
+and on lines laid out in every way the canonical layout changes (spaces, tabs, comments,
+indentation, a byte order mark, text after the tokens), in every position encoding."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mtgr.server.features import formatting
+from mtgr.server.session import OpenDocument
+from mtgr.syntax.format import format_line
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORDS = sorted((ROOT / "examples").glob("*.mtgr")) + sorted(
+    (ROOT / "tests" / "cases").rglob("*.mtgr")
+)
+# each line beside one of the same words laid out otherwise (some of one shape)
+EXTRA = """\
+#3 cast
+#3  cast
+#3\tcast
+  #3 cast
+#3 cast\x20\x20
+\ufeff#3 cast
+#3 cast // a note
+#3 cast //a note
+"Alice" draw #900 "Ætherling"
+"Alice"  draw #900 "Ætherling"
+"Alice" draw #900 "Ætherling"// CR 121.1
+#8 move hand -> exile as discard by #1 replacement #9
+#8 move hand ->   exile as discard by #1 replacement #9
+#8 move hand->exile as discard by #1 replacement #9
+phase main
+phase  main
+// a comment alone
+   // an indented comment
+
+this does not parse
+this  does not  parse
+"""
+ENCODINGS = ("utf-16", "utf-8", "utf-32")
+
+
+def documents(encoding: str) -> list[OpenDocument]:
+    return [
+        OpenDocument(path.as_uri(), path.read_text(encoding="utf-8") + EXTRA, 0, encoding)
+        for path in RECORDS
+    ]
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_each_line_s_layout_equals_that_of_format_line(encoding: str) -> None:
+    compared = changed = 0
+    for document in documents(encoding):
+        layout = formatting.formatted_lines(document)
+        for text, formatted in zip(document.document.texts, layout, strict=True):
+            assert formatted == format_line(text), text
+            compared += 1
+            changed += formatted != text
+    assert compared > 5000
+    assert changed >= 9 * len(RECORDS)  # the EXTRA lines out of layout, in every record
