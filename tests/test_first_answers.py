@@ -6,11 +6,12 @@ indentation, a byte order mark, text after the tokens), in every position encodi
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from mtgr.server.features import formatting
+from mtgr.server.features import formatting, inlay_hints
 from mtgr.server.session import OpenDocument
 from mtgr.syntax.format import format_line
 
@@ -41,6 +42,10 @@ phase  main
 
 this does not parse
 this  does not  parse
+"Alice" draw #901 "Fifty%Fifty"
+#901 cast
+#900 cast // "Ætherling"
+#901 move hand -> exile by #900 replacement #901
 """
 ENCODINGS = ("utf-16", "utf-8", "utf-32")
 
@@ -63,3 +68,20 @@ def test_each_line_s_layout_equals_that_of_format_line(encoding: str) -> None:
             changed += formatted != text
     assert compared > 5000
     assert changed >= 9 * len(RECORDS)  # the EXTRA lines out of layout, in every record
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_the_whole_file_s_hints_equal_those_built_line_by_line(encoding: str) -> None:
+    compared = 0
+    for document in documents(encoding):
+        last = len(document.document) - 1
+        expected = [
+            json.loads(f'{{"position":{{"line":{index}' + rest)
+            for index, rests in inlay_hints._line_hints(
+                document, inlay_hints._Remembered(), 0, last
+            )
+            for rest in rests
+        ]
+        assert json.loads(inlay_hints.hints(document, 0, last)) == expected, document.uri
+        compared += len(expected)
+    assert compared > 2000

@@ -37,16 +37,14 @@ if TYPE_CHECKING:
 _Objects = tuple[tuple[int, str | None], ...]
 
 
-def named_here(statement: t.Statement) -> set[int]:
-    """Objects whose card name the line itself writes out."""
-    named: set[int] = set()
-    if isinstance(statement, t.ObjectStatement) and (
-        statement.name is not None or isinstance(statement, t.New | t.Identify)
-    ):
-        named.add(statement.subject.number)
-    if isinstance(statement, t.Draw) and statement.card is not None:
-        named.add(statement.drawn.number)
-    return named
+def named_here(statement: t.Statement) -> int | None:
+    """The object whose card name the line itself writes out, if any."""
+    if isinstance(statement, t.ObjectStatement):
+        if statement.name is not None or isinstance(statement, t.New | t.Identify):
+            return statement.subject.number
+    elif isinstance(statement, t.Draw) and statement.card is not None:
+        return statement.drawn.number
+    return None
 
 
 def life_totals(state: GameState) -> str | None:
@@ -82,7 +80,7 @@ def line_hints(
     ascii_only = document.document.texts[line].isascii()  # columns are the client's units
     for ref in statement.objects:  # in the order written
         name = names.get(ref.number)
-        if name is None or ref.number in skip:
+        if name is None or ref.number == skip:
             continue
         end = ref.span.end
         character = end if ascii_only else document.to_character(line, end)
@@ -215,19 +213,61 @@ def _chunk(
     end: int,
     objects: list[_Objects | None],
 ) -> _Chunk:
-    lines = document.document.lines
-    lives = tuple(
-        (index - start, _life_after(document, index))
-        for index in range(start, end)
-        if isinstance(lines[index].parsed.statement, t.Turn)
-    )
+    """A chunk's hints, written here line by line as `line_hints` gives them (the first
+    request after a long record opens asks this of every line)."""
+    lines = document.document.lines[start:end]
+    texts = document.document.texts[start:end]
+    life_after = document.walk.life_after
+    lives: list[tuple[int, str | None]] = []
     parts: list[str] = []
     numbers: list[int] = []
-    for index, rests in _line_hints(document, remembered, start, end - 1):
-        for rest in rests:
-            parts.append('{"position":{"line":%d' + rest.replace("%", "%%"))
-            numbers.append(index - start)
-    return _Chunk(lines[start:end], objects, lives, ",".join(parts), tuple(numbers))
+    for at, (line, text, named) in enumerate(zip(lines, texts, objects, strict=True)):
+        statement = line.parsed.statement
+        if statement is None:
+            continue
+        life = None
+        if isinstance(statement, t.Turn):
+            totals = life_after.get(line.id)
+            life = None if totals is None else _life_label(totals)
+            lives.append((at, life))
+        elif not named:
+            continue
+        if not text.isascii():  # columns are not the client's units
+            for rest in line_hints(document, start + at, named or (), life):
+                parts.append('{"position":{"line":%d' + rest.replace("%", "%%"))
+                numbers.append(at)
+            continue
+        if life is not None:
+            parts.append(_life_hint(statement.span.end, life))
+            numbers.append(at)
+        if named:
+            skip = named_here(statement)
+            for ref in statement.objects:  # in the order written
+                number = ref.number
+                for known, name in named:
+                    if known == number:
+                        if name is not None and number != skip:
+                            parts.append(_name_hint(ref.span.end, name))
+                            numbers.append(at)
+                        break
+    return _Chunk(lines, objects, tuple(lives), ",".join(parts), tuple(numbers))
+
+
+@lru_cache(maxsize=4096)  # most turns begin with totals some turn before began with
+def _life_hint(character: int, life: str) -> str:
+    """The life totals' hint on a turn line, with a slot for the line's number."""
+    rest = (
+        f',"character":{character}}},"label":{dumps(life)},'
+        '"tooltip":"life totals at the start of the turn","paddingLeft":true}'
+    )
+    return '{"position":{"line":%d' + rest.replace("%", "%%")
+
+
+@lru_cache(maxsize=8192)  # a record names the same cards at the same columns again and again
+def _name_hint(character: int, name: str) -> str:
+    """A card name's hint, with a slot for the line's number."""
+    rest = f',"character":{character}}}{_name_label(name)}'
+    return '{"position":{"line":%d' + rest.replace("%", "%%")
 
 
 def _facts(
