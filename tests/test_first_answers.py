@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from mtgr.server.features import formatting, inlay_hints
+from mtgr.server.features import formatting, inlay_hints, symbols
 from mtgr.server.session import OpenDocument
 from mtgr.syntax.format import format_line
 
@@ -46,6 +46,19 @@ this  does not  parse
 #901 cast
 #900 cast // "Ætherling"
 #901 move hand -> exile by #900 replacement #901
+turn 90 "Alice"
+phase beginning
+step upkeep
+#900 cast
+
+step draw
+// a note
+phase main
+keyframe
+end
+incomplete
+#900 cast
+// the last line a comment
 """
 ENCODINGS = ("utf-16", "utf-8", "utf-32")
 
@@ -84,4 +97,20 @@ def test_the_whole_file_s_hints_equal_those_built_line_by_line(encoding: str) ->
         ]
         assert json.loads(inlay_hints.hints(document, 0, last)) == expected, document.uri
         compared += len(expected)
+    assert compared > 2000
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_the_outline_written_a_segment_at_a_time_equals_the_whole_file_s_blocks(
+    encoding: str,
+) -> None:
+    """The outline's segments (a turn's visits only its lines that open or close a block)
+    against the blocks of the whole file built line by line, written the same way."""
+    compared = 0
+    for document in documents(encoding):
+        blocks = symbols.document_blocks(document)
+        template, numbers = symbols._symbols_template(blocks)
+        expected = json.loads(f"[{template % tuple(numbers)}]")
+        assert json.loads(symbols.document_symbols(document)) == expected, document.uri
+        compared += len(symbols.walk_blocks(blocks))
     assert compared > 2000

@@ -50,19 +50,22 @@ def formatted_lines(document: OpenDocument) -> list[str]:
     # ends when it is in layout as written, -1 if no line of it is (`_end_in_layout`)
     ends: dict[int, tuple[tuple[tuple[int, int, TokenKind], ...], int]] = {}
 
-    def layout(index: int) -> str:
-        text = texts[index]
-        parsed = lines[index].parsed
-        if parsed.offset == 0 and parsed.comment is None and parsed.error is None:
-            # most lines: decided by their shape, not by joining their words again
-            columns = parsed.token_columns
-            found = ends.get(id(columns))
-            if found is None or found[0] is not columns:
-                found = ends[id(columns)] = (columns, _end_in_layout(columns, text))
-            if found[1] == len(text):
-                return text
-        new = format_line(text, parsed)
-        return text if new == text else new
+    def layout(first: int, end: int) -> list[str]:
+        found: list[str] = []
+        for text, line in zip(texts[first:end], lines[first:end], strict=True):
+            parsed = line.parsed
+            if parsed.offset == 0 and parsed.comment is None and parsed.error is None:
+                # most lines: decided by their shape, not by joining their words again
+                columns = parsed.token_columns
+                known = ends.get(id(columns))
+                if known is None or known[0] is not columns:
+                    known = ends[id(columns)] = (columns, _end_in_layout(columns, text))
+                if known[1] == len(text):
+                    found.append(text)
+                    continue
+            new = format_line(text, parsed)
+            found.append(text if new == text else new)
+        return found
 
     kept.update(texts, layout)
     return kept.values

@@ -21,14 +21,16 @@ _CHUNK = 512
 
 
 class PerLine(Generic[V]):
-    """`derive(index)` for every line, brought up to date by `update`."""
+    """A value derived from each line, brought up to date by `update`."""
 
     def __init__(self) -> None:
         self._texts: list[str] = []  # the texts the values were derived from
         self.values: list[V] = []
 
-    def update(self, texts: Sequence[str], derive: Callable[[int], V]) -> bool:
-        """Derives the values of the lines whose text changed since the last update;
+    def update(self, texts: Sequence[str], derive: Callable[[int, int], list[V]]) -> bool:
+        """Derives the values of the lines whose text changed since the last update
+        (`derive(first, end)`: those of the lines from `first` to before `end`, in one
+        call, so that the first update of a long record runs one loop, not a call a line);
         False when nothing changed."""
         old = self._texts
         if len(old) == len(texts) and old == texts:
@@ -36,7 +38,7 @@ class PerLine(Generic[V]):
         head = common_length(old, texts, 1)
         tail = min(common_length(old, texts, -1), min(len(old), len(texts)) - head)
         end = len(texts) - tail
-        self.values[head : len(old) - tail] = [derive(i) for i in range(head, end)]
+        self.values[head : len(old) - tail] = derive(head, end)
         self._texts = list(texts)
         return True
 

@@ -10,11 +10,12 @@ are written as JSON (features/raw.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import pairwise
-from typing import TYPE_CHECKING
+from itertools import compress, count, pairwise, repeat
+from operator import is_not
+from typing import TYPE_CHECKING, cast
 from weakref import WeakKeyDictionary
 
 from lsprotocol import types
@@ -172,7 +173,21 @@ def blocks_of_roles(
         (stack[-1].children if stack else roots).append(block)
         stack.append(block)
 
-    for index, line_role in enumerate(roles):
+    # Where a turn opens the lines (a segment's, most of them), no pregame can open: only
+    # the lines that are not simply their width are visited, found at C speed, and a run
+    # of such lines sets the last content line once.
+    in_turn = bool(roles) and type(roles[0]) is Role and roles[0].kind == "turn"
+    indices: Iterable[int] = (
+        compress(count(), map(is_not, map(type, roles), repeat(int)))
+        if in_turn
+        else range(len(roles))
+    )
+    previous = -1
+    for index in indices:
+        if index > previous + 1:  # only when some lines were not visited
+            last, last_width = index - 1, cast(int, roles[index - 1])
+        previous = index
+        line_role = roles[index]
         if type(line_role) is int:
             opens = None
             if not turn_seen and not any(b.rank >= 1 for b in stack):
@@ -200,8 +215,12 @@ def blocks_of_roles(
         elif kind == "phase":
             close_to(2)
         elif kind == "step":
-            in_phase = any(b.kind == "phase" and b.phase == role.phase for b in stack)
-            close_to(3 if in_phase else 2)
+            rank = 2
+            for open_one in stack:  # a step of the phase open stays in it
+                if open_one.kind == "phase" and open_one.phase == role.phase:
+                    rank = 3
+                    break
+            close_to(rank)
         elif kind in ("keyframe", "gap"):
             close_to(4 if kind == "keyframe" else 5)
         block = Block(
@@ -215,6 +234,8 @@ def blocks_of_roles(
         else:
             open_block(block)
         last, last_width = index, role.width
+    if previous < len(roles) - 1:
+        last, last_width = len(roles) - 1, cast(int, roles[-1])
     close_to(0)
     return roots
 
@@ -306,7 +327,9 @@ def _outline(document: OpenDocument) -> _Outline:
     outline = _OUTLINES.get(document)
     if outline is None:
         outline = _OUTLINES[document] = _Outline()
-    if outline.roles.update(document.document.texts, lambda index: _role(document, outline, index)):
+    if outline.roles.update(
+        document.document.texts, lambda first, end: _roles(document, outline, first, end)
+    ):
         outline.segments = None
         outline.blocks = None
         outline.replies.clear()
@@ -316,6 +339,24 @@ def _outline(document: OpenDocument) -> _Outline:
 # Roles that never start a segment (whose first role's id keys it): lines of equal text
 # share one, a record's `phase` and `step` lines most of all.
 _SHARED_KINDS = frozenset({"phase", "step"})
+
+
+def _roles(document: OpenDocument, outline: _Outline, first: int, end: int) -> list[LineRole]:
+    """The roles of the lines from `first` to before `end` (`line_role`) in one loop: most
+    lines' role is their width."""
+    found: list[LineRole] = []
+    texts = document.document.texts[first:end]
+    lines = document.document.lines[first:end]
+    for index, text, line in zip(range(first, end), texts, lines, strict=True):
+        parsed = line.parsed
+        statement = parsed.statement
+        if statement is None and parsed.error is None:
+            found.append(COMMENT if parsed.comment is not None else None)
+        elif type(statement) in _BLOCK_STATEMENTS:
+            found.append(_role(document, outline, index))
+        else:
+            found.append(len(text) if text.isascii() else document.to_character(index, len(text)))
+    return found
 
 
 def _role(document: OpenDocument, outline: _Outline, index: int) -> LineRole:
