@@ -434,10 +434,19 @@ def _chunk(document: OpenDocument, start: int, end: int, objects: list[_Objects 
     for line, entry, text, named in zip(range(start, end), lines, texts, objects, strict=True):
         parsed = entry.parsed
         shape: _Shape | None = None
+        comment = parsed.comment
         if parsed.error is None and text.isascii():
-            shape = _shape_of(shapes, text, parsed)
-            if shape.empty(parsed.comment):
-                continue
+            columns = parsed.token_columns
+            shape = shapes.get(id(columns))
+            if (  # `_shape_of`, its usual case in line
+                shape is None
+                or shape.columns is not columns
+                or shape.offset != parsed.offset
+                or shape.kind is not type(parsed.statement)
+            ):
+                shape = _shape_of(shapes, text, parsed)
+            if shape.empty(comment) if comment is not None else not shape.groups:
+                continue  # no token: a blank line
         else:
             groups, written = _line_encoded(document, line, remembered)
             if not groups:
@@ -448,11 +457,14 @@ def _chunk(document: OpenDocument, start: int, end: int, objects: list[_Objects 
             delta = line - previous
             data.append(delta)
             parts.append(_DIGITS[delta] if delta < _SMALL else str(delta))
-        if shape is not None:
-            shape.put(text, named, parsed.comment, data, parts)
-        else:
+        if shape is None:
             data.extend(groups)
             parts.append(written)
+        elif comment is None and not (named and shape.objects):  # shared by its shape's lines
+            data.extend(shape.groups)
+            parts.append(shape.written)
+        else:
+            shape.put(text, named, comment, data, parts)
         previous = line
     kept = all(line.parsed.error is None for line in lines)
     return _Chunk(lines, objects, first, previous - start, data, ",".join(parts), kept)
