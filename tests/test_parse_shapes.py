@@ -30,6 +30,7 @@ from mtgr.syntax.parser import (
     _Plan,
     _shape,
     _Tree,
+    direct_constructor,
     split_comment,
 )
 
@@ -305,3 +306,23 @@ def test_a_number_too_large_is_reported_where_the_lines_own_parse_finds_it() -> 
             assert own.too_large is not None and parsed.error is not None
             assert parsed.error.code == "S002"
             assert parsed.error.span == t.Span(*own.too_large)
+
+
+def test_direct_constructors_that_share_code_make_their_own_class_with_every_field_set() -> None:
+    """Classes with one pattern of fields share one compiled constructor code; each must still
+    make its own class, with each field holding what that class's dataclass would hold."""
+    classes = [
+        cls
+        for cls in vars(t).values()
+        if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == t.__name__
+    ]
+    assert len(classes) > 40
+    for cls in classes:
+        every = dataclasses.fields(cls)
+        given = [f"{cls.__name__}.{f.name}" for f in every if f.init]  # a value no other has
+        made = direct_constructor(cls)(*given)
+        expected = iter(given)
+        assert type(made) is cls
+        assert made.__class__.__name__ == direct_constructor(cls).__name__
+        for f in every:
+            assert getattr(made, f.name) == (next(expected) if f.init else f.default), (cls, f)
