@@ -480,9 +480,8 @@ class PublishedDiagnostics:
     def _insert(self, number_of: Callable[[int], int | None], added: list[_Template]) -> None:
         """Puts each added diagnostic into the chunk where it goes in the order."""
         chunks = self._chunks
-        order = partial(_key, number_of)
         if not chunks:
-            chunks += _Chunk(sorted(added, key=order)).split()
+            chunks += _Chunk(_ordered(added, number_of)).split()
             return
         # the (line, column, code) of each chunk's last diagnostic, in order: a diagnostic
         # goes into the first chunk whose last is not before it (the last chunk if none)
@@ -492,7 +491,7 @@ class PublishedDiagnostics:
             at = min(bisect_left(lasts, _place_of(template, number_of)), len(chunks) - 1)
             into.setdefault(at, []).append(template)
         for at, templates in sorted(into.items(), reverse=True):
-            members = sorted(chain(chunks[at].members, templates), key=order)
+            members = _ordered([*chunks[at].members, *templates], number_of)
             chunks[at : at + 1] = _Chunk(members).split()
 
     def _order_all(self, number_of: Callable[[int], int | None], changed: bool) -> bool:
@@ -500,7 +499,7 @@ class PublishedDiagnostics:
         templates = list(chain.from_iterable(e.templates for e in self._entries.values()))
         if self._end is not None:
             templates += self._end.templates
-        templates.sort(key=partial(_key, number_of))
+        templates = _ordered(templates, number_of)
         before = self.parts
         self._chunks = _Chunk(templates).split() if templates else []
         for chunk in self._chunks:
@@ -555,7 +554,9 @@ class PublishedDiagnostics:
             templates, whole = [], False  # a finding goes when the line that emitted it goes
         else:
             made = _templates(document, entry, numbers, severities, form)
-            templates = made if made is not None else _written(document, entry, severities, form)
+            templates = (
+                made if made is not None else _written_out(document, entry, severities, form)
+            )
             whole = made is None
         if entry.emitter is not None:
             if whole:
@@ -574,16 +575,21 @@ def _place_of(template: _Template, number_of: Callable[[int], int | None]) -> tu
     return number_of(template.line), template.start, template.code  # type: ignore[return-value]
 
 
-def _key(
-    number_of: Callable[[int], int | None], template: _Template
-) -> tuple[int, int, str, bytes]:
-    """Where a diagnostic goes in the published order: by line, column, code, then JSON."""
-    return (
-        number_of(template.line),  # type: ignore[return-value]
-        template.start,
-        template.code,
-        template.written(number_of),
-    )
+def _ordered(templates: list[_Template], number_of: Callable[[int], int | None]) -> list[_Template]:
+    """The diagnostics in the published order: by line, column and code, then those tied
+    on all three by their JSON (written only for them)."""
+    ordered = sorted(templates, key=partial(_place_of, number_of=number_of))
+    first = 0
+    for k in range(1, len(ordered) + 1):
+        if k == len(ordered) or _tie(ordered[k]) != _tie(ordered[first]):
+            if k - first > 1:
+                ordered[first:k] = sorted(ordered[first:k], key=partial(_json_of, number_of))
+            first = k
+    return ordered
+
+
+def _json_of(number_of: Callable[[int], int | None], template: _Template) -> bytes:
+    return template.written(number_of)
 
 
 def _templates(
@@ -628,7 +634,7 @@ def _templates(
     return templates
 
 
-def _written(
+def _written_out(
     document: OpenDocument,
     entry: _Entry,
     severities: Mapping[str, Severity | None],
