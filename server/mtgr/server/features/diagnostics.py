@@ -463,8 +463,11 @@ class PublishedDiagnostics:
                     continue  # written anew below, or above every edit
                 if min(numbers) + delta > high:  # all below the edits: moved alike
                     now = tuple(map(add, numbers, repeat(delta)))
-                else:
-                    now = tuple(map(number_of, chunk.ids))  # type: ignore[arg-type]
+                else:  # lines above the edits stay; only those among them are looked up
+                    now = tuple(
+                        n if n < low else n + delta if n + delta > high else number_of(i)
+                        for n, i in zip(numbers, chunk.ids, strict=True)
+                    )
                 if now != numbers:
                     chunk.write(now)
                     changed = True
