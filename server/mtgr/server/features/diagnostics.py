@@ -361,13 +361,16 @@ class PublishedDiagnostics:
         # over) or one the edits replaced, by the index of the lines each entry names;
         # lines that only moved are the chunks' to renumber
         lines = document.document.lines
-        named = [lines[n].id for n in range(max(quiet_above, 0), min(quiet_below + 1, len(lines)))]
-        looked_at = {
-            emitter: entries[emitter]
-            for line_id in (*named, *replaced, *self._whole)
-            for emitter in (line_id, *_emitters(naming.get(line_id)))
-            if emitter in entries
-        }
+        if high >= len(lines):  # several edits merged, or the whole text replaced: the
+            looked_at = dict(entries)  # lines they removed are not all among `replaced`
+        else:
+            named = [lines[n].id for n in range(max(quiet_above, 0), quiet_below + 1)]
+            looked_at = {
+                emitter: entries[emitter]
+                for line_id in (*named, *replaced, *self._whole)
+                for emitter in (line_id, *_emitters(naming.get(line_id)))
+                if emitter in entries
+            }
         removed: list[_Template] = []
         added: list[_Template] = []
         for line_id in renewed:
