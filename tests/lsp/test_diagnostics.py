@@ -403,3 +403,26 @@ def test_diagnostics_tied_on_place_and_code_stay_ordered_by_their_json_when_line
     chunk.write(tuple(map(numbers.__getitem__, chunk.ids)))
     assert chunk.json == b'{"line":4,"related":98},{"line":4,"related":99}'
     assert chunk.ids == (1, 2, 1, 3)
+
+
+def test_a_whole_new_text_after_edits_publishes_a_fresh_builds_bytes() -> None:
+    """A change that replaces the whole text (no range) after an edit in the same batch:
+    the lines it removed are not among those the ranged edits replaced, yet the
+    diagnostics they held go, and what is published is a fresh build's."""
+    record = _record(400)
+    document = OpenDocument("file:///x.mtgr", record, 1, types.PositionEncodingKind.Utf16)
+    kept = diagnostics.PublishedDiagnostics()
+    _build(document, kept)
+    at = types.Position(line=30, character=0)
+    lines = record.split("\n")
+    # as long as before: lines from the middle gone, as many comments at the end
+    other = "\n".join(lines[:100] + lines[140:] + ["// a note"] * 40)
+    document.change(
+        [
+            types.TextDocumentContentChangePartial(range=types.Range(start=at, end=at), text="\n"),
+            types.TextDocumentContentChangeWholeDocument(text=other),
+        ],
+        2,
+    )
+    assert _build(document, kept) == _fresh(document)
+    assert _published(document, kept) == _expected(document)
