@@ -342,7 +342,6 @@ class PublishedDiagnostics:
             naming.clear()
             self._whole.clear()
             self._end = None
-            self._chunks = []
         self._severities = severities
         self.form = form
         # a ruling silences findings over the turns above it (check.ruled): the entries
@@ -506,12 +505,15 @@ class PublishedDiagnostics:
         if self._end is not None:
             templates += self._end.templates
         templates = _ordered(templates, number_of)
-        before = self.parts
+        before = self._chunks
         self._chunks = _Chunk(templates).split() if templates else []
         for chunk in self._chunks:
             chunk.settle(number_of)
         self.count = len(templates)
-        return changed and b",".join(self.parts) != b",".join(before)
+        changed = changed and b",".join(self.parts) != b",".join(c.json for c in before)
+        for chunk in before:  # its diagnostics that went point to it: no cycle left behind
+            chunk.members.clear()
+        return changed
 
     def array(self) -> bytes:
         """The diagnostics last built as one JSON array."""
