@@ -426,3 +426,32 @@ def test_a_whole_new_text_after_edits_publishes_a_fresh_builds_bytes() -> None:
     )
     assert _build(document, kept) == _fresh(document)
     assert _published(document, kept) == _expected(document)
+
+
+def test_diagnostics_that_go_leave_no_cyclic_garbage() -> None:
+    """The server collects cyclic garbage seldom (server/collector.py): the chunks and the
+    diagnostics that went from them must be freed when they go, not wait for it."""
+    import gc
+
+    record = _record(600)
+    document = OpenDocument("file:///x.mtgr", record, 1, types.PositionEncodingKind.Utf16)
+    kept = diagnostics.PublishedDiagnostics()
+    _build(document, kept)
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        _edit(document, 2, 50, 450, "")  # most diagnostics go: all ordered again
+        _build(document, kept)
+        _edit(document, 3, 10, 10, "// a note\n")
+        _build(document, kept)
+        gc.collect()
+        kinds = {type(thing) for thing in gc.garbage}
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        if enabled:
+            gc.enable()
+    assert diagnostics._Chunk not in kinds
+    assert diagnostics._Template not in kinds
