@@ -389,7 +389,7 @@ class QueuedWriter:
         self._put(_Message([data]))
 
     def write_pieces(self, pieces: list[bytes]) -> None:
-        """One framed message in pieces, joined on the writing thread."""
+        """One framed message in pieces, written as they are on the writing thread."""
         self._put(_Message(pieces))
 
     def replace(
