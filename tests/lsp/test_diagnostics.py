@@ -274,7 +274,8 @@ def test_a_message_written_in_pieces_arrives_whole_and_in_order(
     monkeypatch: pytest.MonkeyPatch, most: int | None
 ) -> None:
     """The pieces writer (transport.PiecesWriter) sends a message's pieces whole and in
-    order: many pieces (joined), a few (each), more bytes than a pipe holds, and (`most`)
+    order: many pieces (more than one writev takes), a few, more bytes than a pipe holds,
+    and (`most`)
     a writev that writes only part of what it was given, ending within a piece."""
     if most is not None:
         writev = os.writev
@@ -303,3 +304,154 @@ def test_a_message_written_in_pieces_arrives_whole_and_in_order(
     reading.join(timeout=60)
     assert received == [b"first;" + b"".join(pieces) + b"".join(few) + b";last"]
     assert len(received[0]) > 2**16
+
+
+def _record(lines: int) -> str:
+    """The examples one after another as they are: hundreds of diagnostics, with related
+    places far above them, ties on (line, column, code) and judges' rulings."""
+    from benchmarks.session import as_is
+
+    return as_is(lines)
+
+
+def _fresh(document: OpenDocument) -> bytes:
+    again = OpenDocument(document.uri, document.document.text, 1, document.encoding)
+    kept = diagnostics.PublishedDiagnostics()
+    kept.build(again, Settings())
+    return kept.array()
+
+
+def _edit(document: OpenDocument, version: int, start: int, end: int, text: str) -> None:
+    span = types.Range(
+        start=types.Position(line=start, character=0), end=types.Position(line=end, character=0)
+    )
+    document.change([types.TextDocumentContentChangePartial(range=span, text=text)], version)
+
+
+def test_lines_inserted_and_deleted_among_many_diagnostics_publish_a_fresh_builds_bytes() -> None:
+    """Lines inserted, deleted and pasted above, between and below hundreds of
+    diagnostics (the chunks below renumbered, those straddling an edit or naming lines
+    above it placed by their lines' numbers): after every edit the published array is
+    byte for byte a fresh build's, and its order and places those of a full check."""
+    import random
+
+    rng = random.Random(17)
+    document = OpenDocument("file:///x.mtgr", _record(1500), 1, types.PositionEncodingKind.Utf16)
+    kept = diagnostics.PublishedDiagnostics()
+    assert _build(document, kept) == _fresh(document)
+    assert kept.count > 300
+    for version in range(2, 30):
+        length = len(document.document)
+        at = rng.randrange(length - 30)
+        kind = version % 4
+        if kind == 0:  # comment lines: everything below moves
+            _edit(document, version, at, at, "// a note\n" * rng.randint(1, 12))
+        elif kind == 1:  # a deletion
+            _edit(document, version, at, at + rng.randint(1, 25), "")
+        elif kind == 2:  # a paste from elsewhere: new findings among moved ones
+            source = rng.randrange(length - 30)
+            block = "".join(document.document.texts[source + k] + "\n" for k in range(20))
+            _edit(document, version, at, at, block)
+        else:  # lines replaced by as many others
+            _edit(document, version, at, at + 3, "// a\n// b\n// c\n")
+        assert _build(document, kept) == _fresh(document), version
+        assert _published(document, kept) == _expected(document)
+
+
+def test_a_line_inserted_above_many_diagnostics_writes_each_chunk_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A line break above hundreds of diagnostics converts none of them and writes each
+    chunk of the array once (one format of all its line numbers), not a step per
+    diagnostic; the message carries the chunks as they are, not joined in a copy."""
+    document = OpenDocument("file:///x.mtgr", _record(1500), 1, types.PositionEncodingKind.Utf16)
+    kept = diagnostics.PublishedDiagnostics()
+    _build(document, kept)
+    chunks = len(kept.parts)
+    assert kept.count > 2 * diagnostics.CHUNK and chunks > 1
+
+    converted: list[str] = []
+    written: list[object] = []
+    convert, write = diagnostics._json, diagnostics._Chunk.write
+    monkeypatch.setattr(
+        diagnostics, "_json", lambda *args, **kw: converted.append("") or convert(*args, **kw)
+    )
+    monkeypatch.setattr(
+        diagnostics._Chunk, "write", lambda self, n: written.append(self) or write(self, n)
+    )
+    _edit(document, 2, 0, 0, "// a note\n")
+    array = _build(document, kept)
+    assert converted == []
+    assert 0 < len(written) <= chunks
+    assert array == _fresh(document)
+    pieces = kept.message_maker(b"{", b"}")()
+    assert len(pieces) >= len(kept.parts) > 1
+    assert b"".join(pieces).partition(b"\r\n\r\n")[2] == b"{" + kept.array() + b"}"
+
+
+def test_diagnostics_tied_on_place_and_code_stay_ordered_by_their_json_when_lines_move() -> None:
+    """Two diagnostics on one line, at one column, with one code, differ only in the line
+    of a related place: the array orders them by their JSON, which a move can turn round
+    (99 before 100 as numbers, after it as text)."""
+    numbers = {1: 5, 2: 99, 3: 100}
+    a = diagnostics._Template("X1", 0, 1, b'{"line":%d,"related":%d}', (1, 2))
+    b = diagnostics._Template("X1", 0, 1, b'{"line":%d,"related":%d}', (1, 3))
+    chunk = diagnostics._Chunk([a, b])
+    chunk.settle(numbers.get)
+    assert chunk.json == b'{"line":5,"related":100},{"line":5,"related":99}'
+    numbers = {1: 4, 2: 98, 3: 99}  # a line deleted above them all
+    chunk.write(tuple(map(numbers.__getitem__, chunk.ids)))
+    assert chunk.json == b'{"line":4,"related":98},{"line":4,"related":99}'
+    assert chunk.ids == (1, 2, 1, 3)
+
+
+def test_a_whole_new_text_after_edits_publishes_a_fresh_builds_bytes() -> None:
+    """A change that replaces the whole text (no range) after an edit in the same batch:
+    the lines it removed are not among those the ranged edits replaced, yet the
+    diagnostics they held go, and what is published is a fresh build's."""
+    record = _record(400)
+    document = OpenDocument("file:///x.mtgr", record, 1, types.PositionEncodingKind.Utf16)
+    kept = diagnostics.PublishedDiagnostics()
+    _build(document, kept)
+    at = types.Position(line=30, character=0)
+    lines = record.split("\n")
+    # as long as before: lines from the middle gone, as many comments at the end
+    other = "\n".join(lines[:100] + lines[140:] + ["// a note"] * 40)
+    document.change(
+        [
+            types.TextDocumentContentChangePartial(range=types.Range(start=at, end=at), text="\n"),
+            types.TextDocumentContentChangeWholeDocument(text=other),
+        ],
+        2,
+    )
+    assert _build(document, kept) == _fresh(document)
+    assert _published(document, kept) == _expected(document)
+
+
+def test_diagnostics_that_go_leave_no_cyclic_garbage() -> None:
+    """The server collects cyclic garbage seldom (server/collector.py): the chunks and the
+    diagnostics that went from them must be freed when they go, not wait for it."""
+    import gc
+
+    record = _record(600)
+    document = OpenDocument("file:///x.mtgr", record, 1, types.PositionEncodingKind.Utf16)
+    kept = diagnostics.PublishedDiagnostics()
+    _build(document, kept)
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        _edit(document, 2, 50, 450, "")  # most diagnostics go: all ordered again
+        _build(document, kept)
+        _edit(document, 3, 10, 10, "// a note\n")
+        _build(document, kept)
+        gc.collect()
+        kinds = {type(thing) for thing in gc.garbage}
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        if enabled:
+            gc.enable()
+    assert diagnostics._Chunk not in kinds
+    assert diagnostics._Template not in kinds

@@ -10,10 +10,10 @@ import re
 import weakref
 from bisect import bisect_left
 from collections.abc import Callable, Mapping
-from functools import cache
+from functools import cache, partial
 from importlib.metadata import PackageNotFoundError, metadata
-from itertools import chain, compress
-from operator import attrgetter, is_not, itemgetter
+from itertools import chain, compress, repeat
+from operator import add, attrgetter, is_not
 from typing import TYPE_CHECKING, NamedTuple
 
 from lsprotocol import types
@@ -143,8 +143,8 @@ def _whole_line(document: OpenDocument, line: int) -> Span:
 
 
 # Written in place of the line numbers a diagnostic names (its own, its related places'),
-# then split on: when those lines move, the JSON is its pieces joined with the new
-# numbers, not a new conversion. Within the protocol's range for a line number.
+# then split on: the JSON is kept as a format with a `%d` for each of them, written with
+# the numbers the lines have when it is published. Within the protocol's range for a line.
 _SENTINEL = 2_147_483_600
 
 
@@ -152,47 +152,50 @@ def _sentinel_of(text: str) -> int | None:
     return _SENTINEL - int(text) if text.isdigit() else None
 
 
+_SPLIT = re.compile(r"(?<![0-9])(21474835\d\d|21474836[0-4]\d)(?![0-9])")
+
+
 class _Template:
-    """One diagnostic's JSON as a format with a `%d` for each line number it writes, and
-    which of its entry's lines those numbers are (`pick`): when the lines only move,
-    its JSON is the format applied to their new numbers, not a new conversion."""
+    """One published diagnostic: its JSON as a format with a `%d` for each line number it
+    writes, and the ids of those lines (`ids`), so that when lines only move its JSON is
+    the format applied to their new numbers, not a new conversion. `line` (the id of the
+    line it is on), `start` and `code` place it in the published order."""
 
-    __slots__ = ("code", "form", "pick", "start", "target")
+    __slots__ = ("chunk", "code", "form", "ids", "line", "start")
 
-    def __init__(self, code: str, start: int, target: int, pieces: list[str | int]) -> None:
+    def __init__(self, code: str, start: int, line: int, form: bytes, ids: tuple[int, ...]):
         self.code = code
         self.start = start
-        self.target = target  # the slot of the line it is on
-        self.form = "".join(
-            "%d" if isinstance(p, int) else p.replace("%", "%%") for p in pieces
-        ).encode("ascii")
-        # the numbers its `%d`s take, from the entry's: a tuple, or one number for one
-        self.pick = _picker(tuple(p for p in pieces if isinstance(p, int)))
+        self.line = line
+        self.form = form
+        self.ids = ids
+        self.chunk: _Chunk | None = None  # the run of the published order holding it
+
+    def same(self, other: _Template) -> bool:
+        return (self.form, self.ids, self.line, self.start, self.code) == (
+            other.form,
+            other.ids,
+            other.line,
+            other.start,
+            other.code,
+        )
+
+    def written(self, number_of: Callable[[int], int | None]) -> bytes:
+        return self.form % tuple(map(number_of, self.ids))
 
 
-@cache
-def _picker(slots: tuple[int, ...]) -> itemgetter[int]:
-    """One getter for each order of slots (a few in all), shared by the templates."""
-    return itemgetter(*slots)
+_FORM = attrgetter("form")
+_IDS = attrgetter("ids")
 
 
-_SPLIT = re.compile(r"(?<![0-9])(21474835\d\d|21474836[0-4]\d)(?![0-9])")
+def _tie(template: _Template) -> tuple[int, int, str]:
+    return template.line, template.start, template.code
 
 
 class _Entry:
     """The diagnostics of the findings one line emitted, with the lines they name."""
 
-    __slots__ = (
-        "emitter",
-        "findings",
-        "high",
-        "items",
-        "key",
-        "lines",
-        "low",
-        "silenced",
-        "templates",
-    )
+    __slots__ = ("emitter", "findings", "lines", "silenced", "templates", "texts", "whole")
 
     def __init__(self, findings: list[Finding], emitter: int | None) -> None:
         self.findings = findings
@@ -205,47 +208,99 @@ class _Entry:
             for related in finding.related:
                 ids[related.line] = None
         self.lines = tuple(ids)
-        # the lines' numbers and texts when the items were built (texts None: one is gone)
-        self.key: tuple[list[int | None], list[str] | None] | None = None
-        self.low = self.high = -1  # the least and greatest of their numbers at `key`
-        self.templates: list[_Template] | None = None  # None: placed whole each time
+        # the texts of those lines when its templates were made (None: one was gone)
+        self.texts: list[str] | None = None
+        self.templates: list[_Template] = []
+        # whether its templates hold their line numbers written out (a line it names is
+        # gone, or a message holds a number that reads like a placeholder): then they are
+        # made again after every edit
+        self.whole = False
         # the (line id, code) of its findings that judges' rulings silenced at that time
-        self.silenced: frozenset[tuple[int, str]] = frozenset()
-        # (line, start column, code, JSON) of each diagnostic
-        self.items: list[tuple[int, int, str, bytes]] = []
+        self.silenced: frozenset[tuple[int, str]] | None = None
 
-    def shift(self, delta: int, high: int) -> bool:
-        """Renumbers its items when every line it names lies below the edited lines, which
-        moved by `delta` and kept their texts and rulings (what rulings allow on a line
-        depends on the lines below it alone: check.ruling_reach); False if it cannot."""
-        key, templates = self.key, self.templates
-        if key is None or key[1] is None or templates is None or self.low + delta <= high:
-            return False
-        numbers = [n + delta for n in key[0] if n is not None]
-        self.key = (numbers, key[1])
-        self.low, self.high = self.low + delta, self.high + delta
-        self.items = [
-            (
-                numbers[template.target],
-                template.start,
-                template.code,
-                template.form % template.pick(numbers),
-            )
-            for template in templates
-        ]
-        return True
+
+# A chunk holds about this many diagnostics, at most twice as many.
+CHUNK = 64
+
+
+class _Chunk:
+    """A run of the published diagnostics, in order, with their JSON joined: a publish
+    sends the chunks as they are (no copy of megabytes), and lines that move rewrite a
+    chunk with one format of all its line numbers, not a step per diagnostic. The
+    diagnostics with the same line, column and code (ordered by their JSON) are never
+    split between two chunks."""
+
+    __slots__ = ("floating", "ids", "json", "members", "numbers", "stale")
+
+    def __init__(self, members: list[_Template]) -> None:
+        self.members = members
+        for member in members:
+            member.chunk = self
+        self.ids: tuple[int, ...] = ()  # the line ids of its members' `%d`s, in order
+        self.numbers: tuple[int, ...] = ()  # their numbers when its JSON was written
+        self.json = b""
+        # the runs of members tied on (line, column, code) whose order the numbers they
+        # write may change, as (first, end) indexes
+        self.floating: list[tuple[int, int]] = []
+        self.stale = True  # its members changed since `ids` and `floating` were found
+
+    def settle(self, number_of: Callable[[int], int | None]) -> None:
+        """Finds its ids and tied runs again after its members changed; writes its JSON."""
+        members = self.members
+        self.ids = tuple(chain.from_iterable(map(_IDS, members)))
+        self.floating = []
+        first = 0
+        for k in range(1, len(members) + 1):
+            if k == len(members) or _tie(members[k]) != _tie(members[first]):
+                if k - first > 1 and not all(m.same(members[first]) for m in members[first:k]):
+                    self.floating.append((first, k))
+                first = k
+        self.stale = False
+        self.write(tuple(map(number_of, self.ids)))  # type: ignore[arg-type]
+
+    def write(self, numbers: tuple[int, ...]) -> None:
+        """Writes its JSON with these numbers of its ids, its tied runs put in order."""
+        if self.floating:
+            number = dict(zip(self.ids, numbers, strict=True))
+            members, moved = self.members, False
+            for first, end in self.floating:
+                run = members[first:end]
+                ordered = sorted(run, key=lambda m: m.form % tuple(map(number.__getitem__, m.ids)))
+                if ordered != run:
+                    members[first:end] = ordered
+                    moved = True
+            if moved:
+                self.ids = tuple(chain.from_iterable(map(_IDS, members)))
+                numbers = tuple(map(number.__getitem__, self.ids))
+        self.numbers = numbers
+        self.json = b",".join(map(_FORM, self.members)) % numbers
+
+    def split(self) -> list[_Chunk]:
+        """Itself in chunks of about CHUNK members, each cut where the tie runs allow."""
+        members, pieces, first = self.members, [], 0
+        while len(members) - first > 2 * CHUNK:
+            cut = first + CHUNK
+            while cut < len(members) and _tie(members[cut]) == _tie(members[cut - 1]):
+                cut += 1
+            pieces.append(_Chunk(members[first:cut]))
+            first = cut
+        pieces.append(_Chunk(members[first:]))
+        return pieces
 
 
 class PublishedDiagnostics:
-    """One document's diagnostics as LSP JSON, kept per emitting line between publishes.
+    """One document's diagnostics as LSP JSON, kept per emitting line between publishes,
+    and published as chunks of the ordered array.
 
-    An entry's JSON is rebuilt only when its findings change (the walk keeps the same list
-    for a line it did not walk again, and an equal one is taken as the same) or a line it
-    names changes its text; when those lines only move, their new numbers are written
-    into the format it has. Entries whose lines the edits since the last build cannot
-    have touched or moved are not even looked at, and the ordered diagnostics are patched,
-    not sorted again. So a keystroke costs what its findings changed, plus one pass over
-    the emitting lines at C speed, not a conversion of every diagnostic."""
+    An entry's templates are made again only when its findings change (the walk keeps
+    the same list for a line it did not walk again, and an equal one is taken as the
+    same), a line it names changes its text, or the rulings over it change; the
+    entries looked at are those naming a line the edits touched, found by index. When
+    lines only move, the chunks below the edit are written again from their formats
+    with their lines' new numbers (all shifted alike: at C speed), and diagnostics
+    changed are taken out of their chunks and put into the ones where they now go. So
+    a keystroke costs what its findings changed, plus one pass over the emitting lines
+    at C speed, and a line inserted or deleted a format per chunk below it."""
 
     def __init__(self) -> None:
         self._severities: object = None  # and the form the JSON was built in
@@ -256,15 +311,17 @@ class PublishedDiagnostics:
         # the emitters of the entries naming a line other than their own, by that line: one
         # alone as itself (most lines; a set is 216 bytes), more in a set
         self._naming: dict[int, int | set[int]] = {}
+        self._whole: set[int] = set()  # the emitters of the entries that are `whole`
         self._rulings = _Rulings()  # what judges' lines allow (decision 0033)
-        # every diagnostic last built, (line, start column, code, JSON), in order, and their
-        # JSON alone: the array is them joined, built only as part of the message that
-        # carries it (a copy of megabytes costs)
-        self._items: list[tuple[int, int, str, bytes]] = []
-        self.parts: list[bytes] = []
+        self._chunks: list[_Chunk] = []  # every diagnostic last built, in order
         self.count = 0  # how many diagnostics it holds
         self._length = 0  # the document's lines at the last build
         self.result_id = "0"  # new whenever the body changes (pull: `unchanged`)
+
+    @property
+    def parts(self) -> list[bytes]:
+        """The array's JSON in pieces, in order: joined with commas, the array's body."""
+        return [chunk.json for chunk in self._chunks]
 
     def build(
         self,
@@ -283,6 +340,7 @@ class PublishedDiagnostics:
             entries.clear()
             findings_of.clear()
             naming.clear()
+            self._whole.clear()
             self._end = None
         self._severities = severities
         self.form = form
@@ -290,7 +348,7 @@ class PublishedDiagnostics:
         # naming a line whose allowed codes the edits changed are looked at again
         ruled_anew = self._rulings.update(document, low, high) if touched is not None else []
         quiet_above = min(low, ruled_anew[0]) if ruled_anew else low
-        quiet_below = (1 << 62) if moved else max(high, ruled_anew[-1] if ruled_anew else high)
+        quiet_below = max(high, ruled_anew[-1]) if ruled_anew else high
         walk = walk or document.walk
         emitted = walk.emitted
         # what changed: the lines whose findings are another list (the walk keeps the list
@@ -298,67 +356,53 @@ class PublishedDiagnostics:
         renewed = list(
             compress(emitted, map(is_not, emitted.values(), map(findings_of.get, emitted)))
         )
-        # ...and the entries naming a line in [quiet_above, quiet_below] (touched, moved or
-        # ruled over) or one the edits replaced: by the index of the lines each entry names
-        # when no line moved, else every entry that reaches there
-        if moved:
-            looked_at = {
-                line_id: entry
-                for line_id, entry in entries.items()
-                if entry.high >= quiet_above and entry.low <= quiet_below
-            }
+        # ...and the entries naming a line in [quiet_above, quiet_below] (touched or ruled
+        # over) or one the edits replaced, by the index of the lines each entry names;
+        # lines that only moved are the chunks' to renumber
+        lines = document.document.lines
+        if high >= len(lines):  # several edits merged, or the whole text replaced: the
+            looked_at = dict(entries)  # lines they removed are not all among `replaced`
         else:
-            lines = document.document.lines
-            named = [
-                lines[n].id for n in range(max(quiet_above, 0), min(quiet_below + 1, len(lines)))
-            ]
+            named = [lines[n].id for n in range(max(quiet_above, 0), quiet_below + 1)]
             looked_at = {
                 emitter: entries[emitter]
-                for line_id in (*named, *replaced)
+                for line_id in (*named, *replaced, *self._whole)
                 for emitter in (line_id, *_emitters(naming.get(line_id)))
                 if emitter in entries
             }
-        removed: list[tuple[int, int, str, bytes]] = []
-        added: list[tuple[int, int, str, bytes]] = []
+        removed: list[_Template] = []
+        added: list[_Template] = []
         for line_id in renewed:
             findings = emitted[line_id]
             entry = entries.get(line_id)
             if entry is None or entry.findings != findings:
                 if entry is not None:
-                    removed += self._forget(line_id).items
+                    removed += self._forget(line_id).templates
                 entry = looked_at[line_id] = self._remember(_Entry(findings, line_id))
             entry.findings = findings_of[line_id] = findings  # an equal list: this one now
         if len(entries) != len(emitted):  # lines whose findings went
             for gone in entries.keys() - emitted.keys():
-                removed += self._forget(gone).items
+                removed += self._forget(gone).templates
                 looked_at.pop(gone, None)
-        # lines numbered after `high` now were only moved by the edits, all by `delta`; with
-        # several edits at once (their lines merged), `high` is past the end
-        delta = len(document.document) - self._length
-        self._length = len(document.document)
-        for entry in looked_at.values():
-            before = entry.items
-            if not (moved and entry.shift(delta, high)):
-                self._refresh(document, entry, effective, self._rulings, form)
-            if entry.items is not before and entry.items != before:
-                removed += before
-                added += entry.items
         end = self._end
         if end is None or (
             end.findings is not walk.end_findings and end.findings != walk.end_findings
         ):
             if end is not None:
-                removed += end.items
+                removed += end.templates
             end = self._end = _Entry(walk.end_findings, None)
-            end.high = 1 << 62
         end.findings = walk.end_findings
-        if end.high >= quiet_above and end.low <= quiet_below:
-            before = end.items
-            self._refresh(document, end, effective, self._rulings, form)
-            if end.items is not before and end.items != before:
+        for entry in chain(looked_at.values(), (end,)):
+            before = entry.templates
+            if self._refresh(document, entry, effective, form):
                 removed += before
-                added += end.items
-        if self._update(removed, added, everything):
+                added += entry.templates
+        delta = len(document.document) - self._length
+        self._length = len(document.document)
+        # lines numbered after `high` now were only moved by the edits, all by `delta`; with
+        # several edits at once (their lines merged), `high` is past the end
+        shift = (low, high, delta) if moved else None
+        if self._place(document, removed, added, shift, everything):
             self.result_id = str(next(_RESULT_IDS))
 
     def _remember(self, entry: _Entry) -> _Entry:
@@ -379,6 +423,7 @@ class PublishedDiagnostics:
     def _forget(self, emitter: int) -> _Entry:
         entry = self._entries.pop(emitter)
         del self._findings[emitter]
+        self._whole.discard(emitter)
         naming = self._naming
         for line_id in entry.lines[1:]:
             others = naming.get(line_id)
@@ -390,37 +435,85 @@ class PublishedDiagnostics:
                     naming[line_id] = others.pop()
         return entry
 
-    def _update(
+    def _place(
         self,
-        removed: list[tuple[int, int, str, bytes]],
-        added: list[tuple[int, int, str, bytes]],
+        document: OpenDocument,
+        removed: list[_Template],
+        added: list[_Template],
+        shift: tuple[int, int, int] | None,
         everything: bool,
     ) -> bool:
-        """Takes the removed diagnostics out of the ordered ones and puts the added ones in
-        their places: a few by bisection, many by sorting all entries' items again. True if
-        the array changed."""
-        items, parts = self._items, self.parts
-        if everything or len(removed) + len(added) > len(items) // 8:
-            items = list(chain.from_iterable(map(_ITEMS, self._entries.values())))
-            if self._end is not None:
-                items += self._end.items
-            items.sort()
-            before, self._items, self.parts = parts, items, list(map(_JSON, items))
-            self.count = len(items)
-            return self.parts != before
-        removed.sort()
-        added.sort()
-        if removed == added:
-            return False
-        for item in removed:
-            at = bisect_left(items, item)
-            del items[at], parts[at]
-        for item in added:
-            at = bisect_left(items, item)
-            items.insert(at, item)
-            parts.insert(at, item[3])
-        self.count = len(items)
-        return True
+        """Takes the removed diagnostics out of their chunks, renumbers the chunks whose
+        lines moved (`shift`: the edits' first and last line now, and how far the lines
+        after them moved), and puts the added diagnostics where they go: many by ordering
+        them all again. True if the array changed."""
+        number_of = document.document.number_of
+        if everything or len(added) > self.count // 4:
+            return self._order_all(number_of, bool(removed or added))
+        changed = False
+        for template in removed:
+            chunk = template.chunk
+            assert chunk is not None
+            chunk.members.remove(template)
+            chunk.stale = changed = True
+        chunks = self._chunks = [chunk for chunk in self._chunks if chunk.members]
+        if shift is not None:
+            low, high, delta = shift
+            for chunk in chunks:
+                numbers = chunk.numbers
+                if chunk.stale or not numbers or max(numbers) < low:
+                    continue  # written anew below, or above every edit
+                if min(numbers) + delta > high:  # all below the edits: moved alike
+                    now = tuple(map(add, numbers, repeat(delta)))
+                else:  # lines above the edits stay; only those among them are looked up
+                    now = tuple(
+                        n if n < low else n + delta if n + delta > high else number_of(i)
+                        for n, i in zip(numbers, chunk.ids, strict=True)
+                    )
+                if now != numbers:
+                    chunk.write(now)
+                    changed = True
+        if added:
+            self._insert(number_of, added)
+            changed = True
+        for chunk in self._chunks:
+            if chunk.stale:
+                chunk.settle(number_of)
+        self.count = sum(len(chunk.members) for chunk in self._chunks)
+        return changed
+
+    def _insert(self, number_of: Callable[[int], int | None], added: list[_Template]) -> None:
+        """Puts each added diagnostic into the chunk where it goes in the order."""
+        chunks = self._chunks
+        if not chunks:
+            chunks += _Chunk(_ordered(added, number_of)).split()
+            return
+        # the (line, column, code) of each chunk's last diagnostic, in order: a diagnostic
+        # goes into the first chunk whose last is not before it (the last chunk if none)
+        lasts = [_place_of(chunk.members[-1], number_of) for chunk in chunks]
+        into: dict[int, list[_Template]] = {}
+        for template in added:
+            at = min(bisect_left(lasts, _place_of(template, number_of)), len(chunks) - 1)
+            into.setdefault(at, []).append(template)
+        for at, templates in sorted(into.items(), reverse=True):
+            members = _ordered([*chunks[at].members, *templates], number_of)
+            chunks[at : at + 1] = _Chunk(members).split()
+
+    def _order_all(self, number_of: Callable[[int], int | None], changed: bool) -> bool:
+        """Orders every diagnostic again and cuts them in chunks."""
+        templates = list(chain.from_iterable(e.templates for e in self._entries.values()))
+        if self._end is not None:
+            templates += self._end.templates
+        templates = _ordered(templates, number_of)
+        before = self._chunks
+        self._chunks = _Chunk(templates).split() if templates else []
+        for chunk in self._chunks:
+            chunk.settle(number_of)
+        self.count = len(templates)
+        changed = changed and b",".join(self.parts) != b",".join(c.json for c in before)
+        for chunk in before:  # its diagnostics that went point to it: no cycle left behind
+            chunk.members.clear()
+        return changed
 
     def array(self) -> bytes:
         """The diagnostics last built as one JSON array."""
@@ -432,96 +525,143 @@ class PublishedDiagnostics:
 
     def message_maker(self, head: bytes, tail: bytes) -> Callable[[], list[bytes]]:
         """Makes the same message in pieces later, from the diagnostics as they are now:
-        the writer calls it on its own thread, so the event loop only copies the list of
-        their JSON (a join of megabytes, and even a pass over 16,000 pieces, cost it
-        milliseconds on every keystroke)."""
-        parts = self.parts[:]  # `_update` changes the list in place
+        the writer calls it on its own thread, which writes the pieces as they are (the
+        chunks' JSON, a few hundred; a join of megabytes cost milliseconds)."""
+        parts = self.parts
 
         def make() -> list[bytes]:
-            array = b",".join(parts)
-            length = len(head) + len(array) + 2 + len(tail)
-            return [b"Content-Length: %d\r\n\r\n" % length, head, b"[", array, b"]", tail]
+            array = [b"["]
+            for part in parts:
+                array += (part, b",")
+            if parts:
+                array.pop()
+            array.append(b"]")
+            length = len(head) + sum(map(len, array)) + len(tail)
+            return [b"Content-Length: %d\r\n\r\n" % length, head, *array, tail]
 
         return make
 
-    @staticmethod
     def _refresh(
+        self,
         document: OpenDocument,
         entry: _Entry,
         severities: Mapping[str, Severity | None],
-        rulings: _Rulings,
         form: Form,
-    ) -> None:
-        """Brings the entry's items up to date; its diagnostics are placed anew when a line
-        it names changed its text, or the rulings over its findings changed."""
+    ) -> bool:
+        """Makes the entry's templates again when a line it names changed its text or is
+        gone, or the rulings over its findings changed; True if they changed."""
         number_of = document.document.number_of
         texts = document.document.texts
         numbers = [number_of(line_id) for line_id in entry.lines]
-        if None in numbers:
-            key = (numbers, None)
-            entry.low, entry.high = -1, 1 << 62  # looked at after every edit
-        else:
-            key = (numbers, [texts[n] for n in numbers])
-        silenced = rulings.silenced(entry.findings)
-        if silenced != entry.silenced:
-            entry.key = entry.templates = None
-        if key == entry.key:
-            return
-        if key[1] is not None and numbers:
-            entry.low, entry.high = min(numbers), max(numbers)
-        same_texts = entry.key is not None and key[1] is not None and entry.key[1] == key[1]
-        entry.key = key
+        line_texts = None if None in numbers else [texts[n] for n in numbers]  # type: ignore[index]
+        silenced = self._rulings.silenced(entry.findings)
+        if not entry.whole and silenced == entry.silenced and line_texts == entry.texts:
+            return False
+        entry.silenced, entry.texts = silenced, line_texts
         if entry.emitter is not None and numbers[0] is None:
-            entry.items = []  # a finding goes when the line that emitted it goes
-            return
-        if entry.templates is None or not same_texts:
-            entry.silenced = silenced
-            entry.templates = PublishedDiagnostics._templates(
-                document, entry, numbers, severities, form
+            templates, whole = [], False  # a finding goes when the line that emitted it goes
+        else:
+            made = _templates(document, entry, numbers, severities, form)
+            templates = (
+                made if made is not None else _written_out(document, entry, severities, form)
             )
-        if entry.templates is None:
-            entry.items = [
-                (d.line, d.span.start, d.code, _json(document, d, {}, form).encode("ascii"))
-                for d in _diagnostics(document, entry.findings, severities, entry.silenced)
-            ]
-            return
-        entry.items = [
-            (
-                numbers[template.target],
-                template.start,
-                template.code,
-                template.form % template.pick(numbers),
-            )
-            for template in entry.templates
-        ]
+            whole = made is None
+        if entry.emitter is not None:
+            if whole:
+                self._whole.add(entry.emitter)
+            else:
+                self._whole.discard(entry.emitter)
+        entry.whole = whole
+        before = entry.templates
+        if len(before) == len(templates) and all(map(_Template.same, before, templates)):
+            return False
+        entry.templates = templates
+        return True
 
-    @staticmethod
-    def _templates(
-        document: OpenDocument,
-        entry: _Entry,
-        numbers: list[int | None],
-        severities: Mapping[str, Severity | None],
-        form: Form,
-    ) -> list[_Template] | None:
-        """The entry's diagnostics in pieces; None when a line it names is gone or a
-        message holds a number that reads like a placeholder (then placed whole)."""
-        if any(n is None for n in numbers):
+
+def _place_of(template: _Template, number_of: Callable[[int], int | None]) -> tuple[int, int, str]:
+    return number_of(template.line), template.start, template.code  # type: ignore[return-value]
+
+
+def _ordered(templates: list[_Template], number_of: Callable[[int], int | None]) -> list[_Template]:
+    """The diagnostics in the published order: by line, column and code, then those tied
+    on all three by their JSON (written only for them)."""
+    ordered = sorted(templates, key=partial(_place_of, number_of=number_of))
+    first = 0
+    for k in range(1, len(ordered) + 1):
+        if k == len(ordered) or _tie(ordered[k]) != _tie(ordered[first]):
+            if k - first > 1:
+                ordered[first:k] = sorted(ordered[first:k], key=partial(_json_of, number_of))
+            first = k
+    return ordered
+
+
+def _json_of(number_of: Callable[[int], int | None], template: _Template) -> bytes:
+    return template.written(number_of)
+
+
+def _templates(
+    document: OpenDocument,
+    entry: _Entry,
+    numbers: list[int | None],
+    severities: Mapping[str, Severity | None],
+    form: Form,
+) -> list[_Template] | None:
+    """The entry's diagnostics in pieces; None when a line it names is gone or a message
+    holds a number that reads like a placeholder (then written whole)."""
+    if any(n is None for n in numbers):
+        return None
+    written = {n: _SENTINEL - slot for slot, n in enumerate(numbers) if n is not None}
+    lines = entry.lines
+    templates = []
+    for diagnostic in _diagnostics(document, entry.findings, severities, entry.silenced):
+        messages = (diagnostic.message, *(r.message for r in diagnostic.related))
+        if any(_SPLIT.search(message) for message in messages):
             return None
-        written = {n: _SENTINEL - slot for slot, n in enumerate(numbers) if n is not None}
-        templates = []
-        for diagnostic in _diagnostics(document, entry.findings, severities, entry.silenced):
-            messages = (diagnostic.message, *(r.message for r in diagnostic.related))
-            if any(_SPLIT.search(message) for message in messages):
-                return None
-            pieces: list[str | int] = []
-            for k, piece in enumerate(_SPLIT.split(_json(document, diagnostic, written, form))):
-                slot = _sentinel_of(piece) if k % 2 else None
-                if k % 2 and (slot is None or not 0 <= slot < len(numbers)):
+        pieces: list[str] = []
+        ids: list[int] = []
+        for k, piece in enumerate(_SPLIT.split(_json(document, diagnostic, written, form))):
+            if k % 2:
+                slot = _sentinel_of(piece)
+                if slot is None or not 0 <= slot < len(numbers):
                     return None
-                pieces.append(piece if slot is None else slot)
-            target = numbers.index(diagnostic.line)
-            templates.append(_Template(diagnostic.code, diagnostic.span.start, target, pieces))
-        return templates
+                ids.append(lines[slot])
+                pieces.append("%d")
+            else:
+                pieces.append(piece.replace("%", "%%"))
+        line = lines[numbers.index(diagnostic.line)]
+        templates.append(
+            _Template(
+                diagnostic.code,
+                diagnostic.span.start,
+                line,
+                "".join(pieces).encode("ascii"),
+                tuple(ids),
+            )
+        )
+    return templates
+
+
+def _written_out(
+    document: OpenDocument,
+    entry: _Entry,
+    severities: Mapping[str, Severity | None],
+    form: Form,
+) -> list[_Template]:
+    """The entry's diagnostics with their line numbers written out."""
+    lines = document.document.lines
+    return [
+        _Template(
+            d.code,
+            d.span.start,
+            lines[d.line].id,
+            _json(document, d, {}, form).replace("%", "%%").encode("ascii"),
+            (),
+        )
+        for d in _diagnostics(
+            document, entry.findings, severities, entry.silenced or _NONE_SILENCED
+        )
+    ]
 
 
 def _emitters(naming: int | set[int] | None) -> tuple[int, ...] | set[int]:
@@ -620,8 +760,6 @@ def _diagnostics(
     return placed
 
 
-_ITEMS = attrgetter("items")
-_JSON = itemgetter(3)
 _RESULT_IDS = itertools.count(1)  # unique across documents: "0" is the empty list's
 _PUBLISHED: weakref.WeakKeyDictionary[OpenDocument, PublishedDiagnostics] = (
     weakref.WeakKeyDictionary()
