@@ -42,11 +42,12 @@ def share_one_heap() -> None:
 
     glibc gives each thread that allocates a heap (arena) of its own, and the memory freed
     in one stays resident for that thread's next allocations. Ours are few and big: the
-    reading thread takes a didOpen or a paste of megabytes, the writing thread joins a
-    publish of megabytes, and each kept that much resident beside the main heap. The
+    reading thread takes a didOpen or a paste of megabytes, the writing thread frames
+    publishes of megabytes, and each kept that much resident beside the main heap. The
     threads never allocate at once (the interpreter's lock), so one heap costs no
-    waiting. Measured with /work/helpers/memtrace.py (a 900-edit session on the
-    50,000-line assembled record): open 111 to 109 MB, peak 142 to 139 MB. A fixed
+    waiting. Measured on the server's VmHWM over a 900-edit session on the 50,000-line
+    assembled record (benchmarks.memory's session): open 111 to 109 MB, peak 142 to 139
+    MB. A fixed
     M_MMAP_THRESHOLD saved 2 MB more but cost a fifth more CPU time per keystroke
     (blocks mapped and trimmed again on every walk), so it is not set."""
     if not sys.platform.startswith("linux") or os.environ.get("MALLOC_ARENA_MAX"):
