@@ -252,6 +252,26 @@ def test_incremental_equals_full_after_any_edits(
     ]
 
 
+@settings(max_examples=150, deadline=None)
+@given(edits(), st.integers(1, 4))
+def test_line_numbers_asked_after_several_edits_are_those_of_a_fresh_count(
+    sequence: list[tuple[int, int, int, int, str]], asked_every: int
+) -> None:
+    """The number table renumbers from the first line an edit moved, when next asked:
+    edits that pile up between two questions must leave it exact."""
+    document = Document(GAME)
+    document.number_of(0)
+    seen = {entry.id for entry in document.lines}
+    for done, (line, column, end_line, end_column, text) in enumerate(sequence, 1):
+        document.edit((line, column), (end_line, end_column), text)
+        seen |= {entry.id for entry in document.lines}
+        if done % asked_every == 0 or done == len(sequence):
+            numbers = {entry.id: number for number, entry in enumerate(document.lines)}
+            assert {line_id: document.number_of(line_id) for line_id in seen} == {
+                line_id: numbers.get(line_id) for line_id in seen
+            }
+
+
 def test_an_edit_keeps_the_ids_of_untouched_lines() -> None:
     document = Document(GAME)
     before = [line.id for line in document.lines]

@@ -56,6 +56,9 @@ def release_parse_caches(owner: object) -> None:
 
 
 _line_id = attrgetter("id")
+# an edit that replaces more lines than this drops the line-number table rather than
+# unnumbering its lines one by one (a paste over a whole record)
+_FORGET_TABLE_AT = 4096
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _LINE_AND_BREAK = re.compile(r"(\r\n|\r|\n)")
@@ -87,9 +90,12 @@ class Document:
         self.texts, self.breaks = split_with_breaks(text)
         self._ids = count(len(self.texts))  # the ids of lines that edits add
         self.lines: list[Line] = self._open(self.texts)
-        # each line id's line number (-1: none), built when first asked and kept through edits
-        # that keep the number of lines; an array: a dict of 50,000 ints cost 4 MB
+        # each line id's line number (-1: none), built when first asked and kept through
+        # edits; an array: a dict of 50,000 ints cost 4 MB
         self._numbers: array[int] | None = None
+        # the first line whose number may have moved since (None: none), renumbered from
+        # there when next asked: an edit far down costs the lines below it, not the file
+        self._moved_from: int | None = None
 
     def number_of(self, line_id: int | None) -> int | None:
         """The zero-based line number of a line id, or None for a line no longer there."""
@@ -98,6 +104,8 @@ class Document:
         numbers = self._numbers
         if numbers is None:
             numbers = self._numbers = self._number_table()
+        elif self._moved_from is not None:
+            self._renumber(numbers, self._moved_from)
         number = numbers[line_id] if 0 <= line_id < len(numbers) else -1
         return None if number < 0 else number
 
@@ -106,6 +114,14 @@ class Document:
         numbers = array("i", [-1]) * (max(ids, default=-1) + 1)
         deque(map(numbers.__setitem__, ids, range(len(ids))), maxlen=0)  # a loop in C
         return numbers
+
+    def _renumber(self, numbers: array[int], start: int) -> None:
+        self._moved_from = None
+        ids = array("i", map(_line_id, self.lines[start:]))
+        top = max(ids, default=-1)
+        if top >= len(numbers):
+            numbers.extend(array("i", [-1]) * (top + 1 - len(numbers)))
+        deque(map(numbers.__setitem__, ids, range(start, start + len(ids))), maxlen=0)
 
     def _open(self, texts: list[str]) -> list[Line]:
         """The lines of a whole text: a line repeated in it is parsed (and looked up) once,
@@ -223,17 +239,21 @@ class Document:
         if head < len(texts) - tail and head < len(old) - tail:
             ids[head] = old[head].id  # the line edited in place keeps its id
         numbers = self._numbers
-        if numbers is not None and len(texts) == end - start:
-            for line in old:  # the lines below keep their numbers: typing within lines
-                numbers[line.id] = -1
-        else:
-            numbers = self._numbers = None
+        if numbers is not None and len(old) > _FORGET_TABLE_AT:
+            numbers = self._numbers = self._moved_from = None  # built again when asked
+        elif numbers is not None:
+            for line in old:
+                if line.id < len(numbers):  # a line added since it was last renumbered is not
+                    numbers[line.id] = -1
         self.texts[start:end] = texts
         self.breaks[start:end] = breaks
         self.lines[start:end] = [
             self._line(text, line_id) for text, line_id in zip(texts, ids, strict=True)
         ]
-        if numbers is not None:
+        if numbers is not None and len(texts) != end - start:
+            moved = self._moved_from
+            self._moved_from = start if moved is None else min(moved, start)
+        elif numbers is not None:  # the lines below keep their numbers: typing within lines
             for number in range(start, end):
                 line_id = self.lines[number].id
                 if line_id >= len(numbers):
