@@ -68,11 +68,7 @@ def line_hints(
         return ()
     hints: list[str] = []
     if isinstance(statement, t.Turn) and life is not None:
-        end = document.to_character(line, statement.span.end)
-        hints.append(
-            f',"character":{end}}},"label":{dumps(life)},'
-            '"tooltip":"life totals at the start of the turn","paddingLeft":true}'
-        )
+        hints.append(_life_rest(document.to_character(line, statement.span.end), life))
     if not objects:
         return tuple(hints)
     names = dict(objects)
@@ -84,14 +80,26 @@ def line_hints(
             continue
         end = ref.span.end
         character = end if ascii_only else document.to_character(line, end)
-        hints.append(f',"character":{character}}}{_name_label(name)}')
+        hints.append(_name_rest(character, name))
     return tuple(hints)
 
 
-@lru_cache(maxsize=4096)  # a record names the same cards again and again
-def _name_label(name: str) -> str:
-    """A card name's hint after its position: label, kind and padding."""
-    return f',"label":{dumps(name)},"kind":{types.InlayHintKind.Type.value},"paddingLeft":true}}'
+@lru_cache(maxsize=4096)  # most turns begin with totals some turn before began with
+def _life_rest(character: int, life: str) -> str:
+    """The life totals' hint on a turn line, after `{"position":{"line":N`."""
+    return (
+        f',"character":{character}}},"label":{dumps(life)},'
+        '"tooltip":"life totals at the start of the turn","paddingLeft":true}'
+    )
+
+
+@lru_cache(maxsize=8192)  # a record names the same cards at the same columns again and again
+def _name_rest(character: int, name: str) -> str:
+    """A card name's hint, after `{"position":{"line":N`: position, label, kind, padding."""
+    return (
+        f',"character":{character}}},"label":{dumps(name)},'
+        f'"kind":{types.InlayHintKind.Type.value},"paddingLeft":true}}'
+    )
 
 
 # What each line's hints were made from: (parse, objects, life totals, hints)
@@ -253,21 +261,16 @@ def _chunk(
     return _Chunk(lines, objects, tuple(lives), ",".join(parts), tuple(numbers))
 
 
-@lru_cache(maxsize=4096)  # most turns begin with totals some turn before began with
+@lru_cache(maxsize=4096)
 def _life_hint(character: int, life: str) -> str:
     """The life totals' hint on a turn line, with a slot for the line's number."""
-    rest = (
-        f',"character":{character}}},"label":{dumps(life)},'
-        '"tooltip":"life totals at the start of the turn","paddingLeft":true}'
-    )
-    return '{"position":{"line":%d' + rest.replace("%", "%%")
+    return '{"position":{"line":%d' + _life_rest(character, life).replace("%", "%%")
 
 
-@lru_cache(maxsize=8192)  # a record names the same cards at the same columns again and again
+@lru_cache(maxsize=8192)
 def _name_hint(character: int, name: str) -> str:
     """A card name's hint, with a slot for the line's number."""
-    rest = f',"character":{character}}}{_name_label(name)}'
-    return '{"position":{"line":%d' + rest.replace("%", "%%")
+    return '{"position":{"line":%d' + _name_rest(character, name).replace("%", "%%")
 
 
 def _facts(
