@@ -221,8 +221,12 @@ def _line_encoded(
         shape = _shape_of(remembered.shapes, text, parsed)
         named = document.walk.objects_after.get(entry.id)
         comment = parsed.comment
-        if not (named and shape.objects) and (comment is None or comment.end <= comment.start):
-            return shape.groups, shape.written  # shared by the lines of the shape
+        if comment is None or comment.end <= comment.start:
+            if not (named and shape.objects):
+                return shape.groups, shape.written  # shared by the lines of the shape
+            marked = shape.marked_by(named)
+            if marked is not None:
+                return marked
         data: list[int] = []
         parts: list[str] = []
         shape.put(text, named, comment, data, parts)
@@ -262,6 +266,34 @@ class _Shape:
     # its modifiers when the object is neither known nor hidden
     objects: tuple[tuple[int, int, int, int], ...]
     last_start: int  # the column of the last token (-1: none), for a comment after it
+    # how many objects the statement names, when each object token is one of them (-1:
+    # not so), and for each object token, which of them (its index in `statement.objects`)
+    references: int
+    referenced: tuple[int, ...]
+    # the groups and JSON of the lines whose objects the walk kept all of, by which of
+    # them are hidden: a few for each shape (`marked`)
+    marked: dict[tuple[bool, ...], tuple[tuple[int, ...], str]] = field(
+        default_factory=dict, compare=False
+    )
+
+    def marked_by(self, objects: _Objects) -> tuple[tuple[int, ...], str] | None:
+        """A line's groups and JSON, given the objects it names as the walk keeps them
+        (`Walk.objects_after`: each existing one the statement names, in the order
+        written). When the walk kept them all, which are hidden decides the marks, and the
+        lines that agree on it share them; otherwise None (`put` marks the line)."""
+        if len(objects) != self.references:
+            return None
+        hidden = tuple([name is None for _, name in objects])
+        found = self.marked.get(hidden)
+        if found is None:
+            groups = list(self.groups)
+            modifiers: list[int] = []
+            for (slot, _, _, base), reference in zip(self.objects, self.referenced, strict=True):
+                base |= _HIDDEN if hidden[reference] else _KNOWN
+                groups[slot] = base
+                modifiers.append(base)
+            found = self.marked[hidden] = (tuple(groups), self.template % tuple(modifiers))
+        return found
 
     def put(
         self,
@@ -351,6 +383,11 @@ def _shape(text: str, parsed: t.ParsedLine) -> _Shape:
             objects.append((len(encoded) - 1, start + 1, end, modifiers))
         previous = last_start = start
     groups = tuple(encoded)
+    references = statement.objects if statement is not None else ()
+    spans = [(reference.span.start + 1, reference.span.end) for reference in references]
+    referenced = tuple(
+        spans.index((start, end)) for _, start, end, _ in objects if (start, end) in spans
+    )
     return _Shape(
         parsed.token_columns,
         offset,
@@ -360,6 +397,8 @@ def _shape(text: str, parsed: t.ParsedLine) -> _Shape:
         ",".join(slots),
         tuple(objects),
         last_start,
+        len(references) if len(referenced) == len(objects) else -1,
+        referenced,
     )
 
 
@@ -463,6 +502,9 @@ def _chunk(document: OpenDocument, start: int, end: int, objects: list[_Objects 
         elif comment is None and not (named and shape.objects):  # shared by its shape's lines
             data.extend(shape.groups)
             parts.append(shape.written)
+        elif comment is None and (marked := shape.marked_by(named)) is not None:
+            data.extend(marked[0])
+            parts.append(marked[1])
         else:
             shape.put(text, named, comment, data, parts)
         previous = line
