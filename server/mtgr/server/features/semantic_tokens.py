@@ -332,10 +332,6 @@ class _Shape:
             data.extend((*tail, _COMMENT_TYPE, 0))
             parts.append(f"{_written(tail)},{_COMMENT_TYPE},0")
 
-    def empty(self, comment: t.Span | None) -> bool:
-        """Whether a line of this shape with this comment has no group."""
-        return not self.groups and (comment is None or comment.end <= comment.start)
-
 
 def _shape_of(shapes: dict[int, _Shape], text: str, parsed: t.ParsedLine) -> _Shape:
     """The shape of a line that parses (its text ASCII), made from it the first time."""
@@ -460,8 +456,9 @@ def _encode_whole(document: OpenDocument) -> tuple[list[int], list[str]]:
 
 
 def _chunk(document: OpenDocument, start: int, end: int, objects: list[_Objects | None]) -> _Chunk:
-    """A chunk's groups, each line's from its shape where it parses (`_line_encoded`, in
-    line here: the first request after a long record opens asks it of every line)."""
+    """A chunk's groups, each line's from its shape where it parses (`_line_encoded`, its
+    usual case in line here: the first request after a long record opens asks it of every
+    line). A line with a comment, or not ASCII, or that does not parse, goes the long way."""
     lines = document.document.lines[start:end]
     texts = document.document.texts[start:end]
     remembered = _remembered(document)
@@ -470,45 +467,39 @@ def _chunk(document: OpenDocument, start: int, end: int, objects: list[_Objects 
     parts: list[str] = []
     first = -1
     previous = start
+    kept = True
     for line, entry, text, named in zip(range(start, end), lines, texts, objects, strict=True):
         parsed = entry.parsed
-        shape: _Shape | None = None
-        comment = parsed.comment
-        if parsed.error is None and text.isascii():
-            columns = parsed.token_columns
-            shape = shapes.get(id(columns))
-            if (  # `_shape_of`, its usual case in line
-                shape is None
-                or shape.columns is not columns
-                or shape.offset != parsed.offset
-                or shape.kind is not type(parsed.statement)
-            ):
-                shape = _shape_of(shapes, text, parsed)
-            if shape.empty(comment) if comment is not None else not shape.groups:
-                continue  # no token: a blank line
+        columns = parsed.token_columns
+        shape = shapes.get(id(columns))
+        if (
+            shape is not None
+            and shape.columns is columns
+            and shape.offset == parsed.offset
+            and shape.kind is type(parsed.statement)
+            and parsed.error is None
+            and parsed.comment is None
+            and text.isascii()
+        ):
+            if not (named and shape.objects):  # shared by its shape's lines
+                groups, written = shape.groups, shape.written
+            else:
+                encoded = shape.marked_by(named)
+                groups, written = encoded or _line_encoded(document, line, remembered)
         else:
+            kept = kept and parsed.error is None
             groups, written = _line_encoded(document, line, remembered)
-            if not groups:
-                continue
+        if not groups:
+            continue  # no token: a blank line
         if first < 0:
             first = line - start
         else:
             delta = line - previous
             data.append(delta)
             parts.append(_DIGITS[delta] if delta < _SMALL else str(delta))
-        if shape is None:
-            data.extend(groups)
-            parts.append(written)
-        elif comment is None and not (named and shape.objects):  # shared by its shape's lines
-            data.extend(shape.groups)
-            parts.append(shape.written)
-        elif comment is None and (marked := shape.marked_by(named)) is not None:
-            data.extend(marked[0])
-            parts.append(marked[1])
-        else:
-            shape.put(text, named, comment, data, parts)
+        data.extend(groups)
+        parts.append(written)
         previous = line
-    kept = all(line.parsed.error is None for line in lines)
     return _Chunk(lines, objects, first, previous - start, data, ",".join(parts), kept)
 
 
