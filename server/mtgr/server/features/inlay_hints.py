@@ -185,6 +185,10 @@ class _Chunk:
     lives: tuple[tuple[int, str | None], ...]  # (turn line from the chunk's start, totals)
     template: str
     numbers: tuple[int, ...]  # the line of each slot, from the chunk's start
+    # the template filled in for the line it last started at (-1: none), reused while
+    # the chunk stays there (an edit moves only the chunks below it)
+    placed: int = -1
+    written: str = ""
 
 
 _LINE_ID = attrgetter("id")
@@ -209,7 +213,10 @@ def _whole(document: OpenDocument, remembered: _Remembered) -> list[str]:
             chunk = _chunk(document, remembered, start, end, objects)
         chunks[ids[start]] = chunk
         if chunk.numbers:
-            found.append(chunk.template % tuple(map(start.__add__, chunk.numbers)))
+            if chunk.placed != start:
+                chunk.placed = start
+                chunk.written = chunk.template % tuple(map(start.__add__, chunk.numbers))
+            found.append(chunk.written)
     remembered.chunks = chunks
     return found
 
