@@ -345,6 +345,12 @@ class OpenDocument:
             units += _units(ch, self.encoding)
         return len(text)
 
+    def counts_characters(self, text: str) -> bool:
+        """Whether the client counts a line's columns in characters: an ASCII line, or one
+        whose characters are each one unit (a card name with an accent, in UTF-16), so the
+        answers written for the columns of ASCII lines serve it too."""
+        return text.isascii() or _units(text, self.encoding) == len(text)
+
     def to_character(self, line: int, column: int) -> int:
         """A code-point column in the client's units. On a line that is not ASCII the
         conversion goes on from the previous one (semantic tokens and diagnostics ask

@@ -209,15 +209,16 @@ def _line_groups(
 def _line_encoded(
     document: OpenDocument, line: int, remembered: _Remembered | None = None
 ) -> tuple[tuple[int, ...], str]:
-    """A line's groups and the same as JSON (without brackets). A line that parses is
-    encoded from its shape (`_Shape`) with the marks of the objects it names; any other
-    line is kept with the parse and the objects its groups came from."""
+    """A line's groups and the same as JSON (without brackets). A line that parses, and
+    whose columns the client counts in characters, is encoded from its shape (`_Shape`)
+    with the marks of the objects it names; any other line is kept with the parse and the
+    objects its groups came from."""
     entry = document.document.lines[line]
     parsed = entry.parsed
     if remembered is None:
         remembered = _remembered(document)
     text = document.document.texts[line]
-    if parsed.error is None and text.isascii():
+    if parsed.error is None and document.counts_characters(text):
         shape = _shape_of(remembered.shapes, text, parsed)
         named = document.walk.objects_after.get(entry.id)
         comment = parsed.comment
@@ -250,11 +251,12 @@ def _written(data: Sequence[int]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class _Shape:
-    """The groups of every ASCII line of one parse shape at one column, before the objects
-    it names are marked known or hidden and before its comment. The parser gives the lines
-    of a shape one tuple of token columns and statements alike but for their numbers and
-    strings, so the first request after a long record opens encodes each shape once (a
-    few hundred on 50,000 lines), not each line."""
+    """The groups of every line of one parse shape at one column (its columns counted in
+    characters, `OpenDocument.counts_characters`), before the objects it names are marked
+    known or hidden and before its comment. The parser gives the lines of a shape one
+    tuple of token columns and statements alike but for their numbers and strings, so the
+    first request after a long record opens encodes each shape once (a few hundred on
+    50,000 lines), not each line."""
 
     columns: tuple[tuple[int, int, t.TokenKind], ...]  # kept: its id keys the shape
     offset: int
@@ -334,7 +336,8 @@ class _Shape:
 
 
 def _shape_of(shapes: dict[int, _Shape], text: str, parsed: t.ParsedLine) -> _Shape:
-    """The shape of a line that parses (its text ASCII), made from it the first time."""
+    """The shape of a line that parses (its columns counted in characters), made from it
+    the first time."""
     columns = parsed.token_columns
     shape = shapes.get(id(columns))
     if (
@@ -458,7 +461,8 @@ def _encode_whole(document: OpenDocument) -> tuple[list[int], list[str]]:
 def _chunk(document: OpenDocument, start: int, end: int, objects: list[_Objects | None]) -> _Chunk:
     """A chunk's groups, each line's from its shape where it parses (`_line_encoded`, its
     usual case in line here: the first request after a long record opens asks it of every
-    line). A line with a comment, or not ASCII, or that does not parse, goes the long way."""
+    line). A line with a comment, or not ASCII, or that does not parse, goes the long way
+    (`_line_encoded`)."""
     lines = document.document.lines[start:end]
     texts = document.document.texts[start:end]
     remembered = _remembered(document)
@@ -554,7 +558,7 @@ class _Remembered:
 
     sent: _Sent | None = None
     # the groups and JSON of a line not encoded from its shape (it does not parse, or is
-    # not ASCII), with the parse and objects they came from
+    # counted in characters), with the parse and objects they came from
     lines: dict[int, tuple[t.ParsedLine, _Objects, tuple[tuple[int, ...], str]]] = field(
         default_factory=dict
     )
