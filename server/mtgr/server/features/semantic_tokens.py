@@ -402,6 +402,8 @@ def _shape(text: str, parsed: t.ParsedLine) -> _Shape:
 
 
 _LINE_ID = attrgetter("id")
+# the key of `_Shape.marked` for a line naming one object, by whether it is hidden
+_ALONE = ((False,), (True,))
 
 
 @dataclass
@@ -487,8 +489,12 @@ def _chunk(document: OpenDocument, start: int, end: int, objects: list[_Objects 
         ):
             if not (named and shape.objects):  # shared by its shape's lines
                 groups, written = shape.groups, shape.written
-            else:
-                encoded = shape.marked_by(named)
+            else:  # `marked_by`, its usual case (one object) in line
+                encoded = (
+                    shape.marked.get(_ALONE[named[0][1] is None])
+                    if len(named) == shape.references == 1
+                    else None
+                ) or shape.marked_by(named)
                 groups, written = encoded or _line_encoded(document, line, remembered)
         else:
             kept = kept and parsed.error is None
