@@ -19,11 +19,14 @@ ROOT = Path(__file__).resolve().parent.parent
 RECORDS = sorted((ROOT / "examples").glob("*.mtgr")) + sorted(
     (ROOT / "tests" / "cases").rglob("*.mtgr")
 )
-# what the examples rarely hold: a comment after a statement, a line that is not ASCII, a
-# cause, a replacement, an object introduced, a line that does not parse
+# what the examples rarely hold: a comment after a statement, a line that is not ASCII (one
+# unit a character in UTF-16, or not), a cause, a replacement, an object introduced, a
+# line that does not parse
 EXTRA = """\
 #3 cast   // badly   spaced
 "Alice" draw #900 "Ætherling"   // CR 121.1
+"Alice" draw #901 "Jötun Grunt"
+#901 move hand -> exile by #900
 #8 move hand -> exile as discard by #1 replacement #9
 #10 effect "Jötun Grunt\u2019s upkeep: \U0001d7d0 cards" on #10 until leaves
 this does not parse
