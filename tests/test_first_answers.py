@@ -122,9 +122,9 @@ def test_the_outline_written_a_segment_at_a_time_equals_the_whole_file_s_blocks(
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS)
-def test_each_line_s_role_equals_the_one_derived_from_its_parse_alone(encoding: str) -> None:
-    """The roles of a whole file (most decided by how a line begins, phase and step lines
-    shared by their text) against `line_role` line by line."""
+def test_each_line_s_role_equals_the_one_derived_line_by_line(encoding: str) -> None:
+    """The roles of a whole file (derived in one loop, phase and step lines shared by their
+    parse) against `line_role` line by line."""
     compared = 0
     for document in documents(encoding):
         roles = symbols._outline(document).roles.values

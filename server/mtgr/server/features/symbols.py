@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import compress, count, pairwise, repeat
-from operator import and_, is_not, itemgetter, not_
+from operator import is_not, itemgetter
 from typing import TYPE_CHECKING, cast
 from weakref import WeakKeyDictionary
 
@@ -359,8 +359,8 @@ class _Outline:
     kept: dict[int, _Segment] = field(default_factory=dict)  # by the id of its first role
     blocks: list[Block] | None = None
     replies: dict[object, RawResult] = field(default_factory=dict)
-    # the role of a phase or step line by its text (a role depends on the text alone)
-    shared: dict[str, Role] = field(default_factory=dict)
+    # the role of a phase or step line by the id of its parse (kept in the value)
+    shared: dict[int, tuple[t.ParsedLine, Role]] = field(default_factory=dict)
     shapes: dict[tuple[object, ...], _Shape] = field(default_factory=dict)  # `_shape_key`
 
 
@@ -384,41 +384,37 @@ def _outline(document: OpenDocument) -> _Outline:
 # Roles that never start a segment (whose first role's id keys it): lines of equal text
 # share one, a record's `phase` and `step` lines most of all.
 _SHARED_KINDS = frozenset({"phase", "step"})
-# How the lines of most events begin: an object's number or a player's name. Such a line
-# holds no block's statement (those begin with a keyword) and is not blank, so (where it
-# is ASCII) its role is its width, known without its parse.
-_EVENT_STARTS = ("#", '"')
 
 
 def _roles(document: OpenDocument, outline: _Outline, first: int, end: int) -> list[LineRole]:
-    """The roles of the lines from `first` to before `end` (`line_role`): most lines' role
-    is their width, so every line starts as its length, and only the lines that are not
-    ASCII or do not begin as an event (found at C speed) are looked at."""
+    """The roles of the lines from `first` to before `end` (`line_role`) in one loop: most
+    lines' role is their width."""
+    found: list[LineRole] = []
     texts = document.document.texts[first:end]
-    lines = document.document.lines
-    found: list[LineRole] = list(map(len, texts))
-    widths_alone = map(
-        and_, map(str.startswith, texts, repeat(_EVENT_STARTS)), map(str.isascii, texts)
-    )
-    shared = outline.shared
-    for index in compress(range(len(texts)), map(not_, widths_alone)):
-        parsed = lines[first + index].parsed
+    lines = document.document.lines[first:end]
+    for index, text, line in zip(range(first, end), texts, lines, strict=True):
+        parsed = line.parsed
         statement = parsed.statement
         if statement is None and parsed.error is None:
-            found[index] = COMMENT if parsed.comment is not None else None
+            found.append(COMMENT if parsed.comment is not None else None)
         elif type(statement) in _BLOCK_STATEMENTS:
-            text = texts[index]
-            role = shared.get(text)
-            if role is None:
-                role = line_role(document, first + index)
-                if type(role) is Role and role.kind in _SHARED_KINDS:
-                    if len(shared) > len(document.document):  # texts edits left behind
-                        shared.clear()
-                    shared[text] = role
-            found[index] = role
-        elif not texts[index].isascii():
-            found[index] = document.to_character(first + index, len(texts[index]))
+            found.append(_role(document, outline, index))
+        else:
+            found.append(len(text) if text.isascii() else document.to_character(index, len(text)))
     return found
+
+
+def _role(document: OpenDocument, outline: _Outline, index: int) -> LineRole:
+    parsed = document.document.lines[index].parsed
+    shared = outline.shared.get(id(parsed))
+    if shared is not None and shared[0] is parsed:
+        return shared[1]
+    role = line_role(document, index)
+    if type(role) is Role and role.kind in _SHARED_KINDS:
+        if len(outline.shared) > len(document.document):  # parses edits left behind
+            outline.shared.clear()
+        outline.shared[id(parsed)] = (parsed, role)
+    return role
 
 
 def _segments(document: OpenDocument, outline: _Outline) -> list[tuple[int, _Segment]]:
