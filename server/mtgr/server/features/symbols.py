@@ -169,10 +169,6 @@ def blocks_of_roles(
             block = stack.pop()
             block.end, block.end_width = last, last_width
 
-    def open_block(block: Block) -> None:
-        (stack[-1].children if stack else roots).append(block)
-        stack.append(block)
-
     # Where a turn opens the lines (a segment's, most of them), no pregame can open: only
     # the lines that are not simply their width are visited, found at C speed, and a run
     # of such lines sets the last content line once.
@@ -206,33 +202,29 @@ def blocks_of_roles(
             if any(b.kind == "keyframe" for b in stack):
                 close_to(4)
             continue
+        rank = closes = _RANK[kind]  # opening it closes what sits as deep or deeper...
         if kind == "game":
-            close_to(0)
             turn_seen = False
         elif kind == "turn":
-            close_to(1)
             turn_seen = True
-        elif kind == "phase":
-            close_to(2)
-        elif kind == "step":
-            rank = 2
-            for open_one in stack:  # a step of the phase open stays in it
+        elif kind == "step":  # ...but a step of the phase open stays in it
+            closes = 2
+            for open_one in stack:
                 if open_one.kind == "phase" and open_one.phase == role.phase:
-                    rank = 3
+                    closes = 3
                     break
-            close_to(rank)
-        elif kind in ("keyframe", "gap"):
-            close_to(4 if kind == "keyframe" else 5)
+        while stack and stack[-1].rank >= closes:  # close_to(closes), the common case inline
+            closed = stack.pop()
+            closed.end, closed.end_width = last, last_width
+        phase = role.phase if kind == "phase" else None
         block = Block(
-            kind, role.name, index, index, role.span, role.detail, role=role, rank=_RANK[kind]
+            kind, role.name, index, index, role.span, role.detail, [], phase, role, 0, rank
         )
-        if kind == "phase":
-            block.phase = role.phase
+        (stack[-1].children if stack else roots).append(block)
         if kind == "gap":  # shown where it stands, holding nothing
             block.end_width = role.width
-            (stack[-1].children if stack else roots).append(block)
         else:
-            open_block(block)
+            stack.append(block)
         last, last_width = index, role.width
     if previous < len(roles) - 1:
         last, last_width = len(roles) - 1, cast(int, roles[-1])
