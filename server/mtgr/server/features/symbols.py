@@ -4,8 +4,10 @@ The block structure computed here (`blocks_of_roles`) is also what folding and s
 ranges use, so the outline, the folds and the expanding selection always agree. Each
 line's role is kept between requests (features/per_line.py); the outline and the folds
 are built a segment at a time (a turn or a game to the next), and a segment whose roles
-did not change keeps its blocks and its part of each reply, wherever it moved. Replies
-are written as JSON (features/raw.py).
+did not change keeps its blocks and its part of each reply, wherever it moved. Turns
+with the same phase and step lines at the same places share one shape: their blocks are
+built once, and their parts of each reply are one template filled with each turn's
+numbers. Replies are written as JSON (features/raw.py).
 """
 
 from __future__ import annotations
