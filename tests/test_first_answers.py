@@ -10,8 +10,9 @@ import json
 from pathlib import Path
 
 import pytest
+from benchmarks.generate import generate
 
-from mtgr.server.features import formatting, inlay_hints, symbols
+from mtgr.server.features import formatting, inlay_hints, navigation, symbols
 from mtgr.server.session import OpenDocument
 from mtgr.syntax.format import format_line
 
@@ -46,7 +47,7 @@ this  does not  parse
 #901 cast
 #900 cast // "Ætherling"
 #901 move hand -> exile by #900 replacement #901
-turn 90 "Alice"
+turn 90 "Al%ice"
 phase beginning
 step upkeep
 #900 cast
@@ -107,10 +108,63 @@ def test_the_outline_written_a_segment_at_a_time_equals_the_whole_file_s_blocks(
     """The outline's segments (a turn's visits only its lines that open or close a block)
     against the blocks of the whole file built line by line, written the same way."""
     compared = 0
-    for document in documents(encoding):
+    records = documents(encoding) + [
+        OpenDocument(f"file:///generated-{seed}.mtgr", generate(3000, seed=seed), 0, encoding)
+        for seed in (1, 2)
+    ]
+    for document in records:
         blocks = symbols.document_blocks(document)
         template, numbers = symbols._symbols_template(blocks)
         expected = json.loads(f"[{template % tuple(numbers)}]")
         assert json.loads(symbols.document_symbols(document)) == expected, document.uri
         compared += len(symbols.walk_blocks(blocks))
     assert compared > 2000
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_each_line_s_role_equals_the_one_derived_line_by_line(encoding: str) -> None:
+    """The roles of a whole file (derived in one loop, phase and step lines shared by their
+    parse) against `line_role` line by line."""
+    compared = 0
+    for document in documents(encoding):
+        roles = symbols._outline(document).roles.values
+        expected = [symbols.line_role(document, index) for index in range(len(document.document))]
+        assert roles == expected, document.uri
+        compared += len(roles)
+    assert compared > 5000
+
+
+def _turns_of_shared_shapes(document: OpenDocument) -> tuple[int, int]:
+    segments = symbols._segments(document, symbols._outline(document))
+    shapes = [segment.shape for _, segment in segments if segment.shape is not None]
+    return len(shapes), len({id(shape) for shape in shapes})
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_the_folds_written_a_segment_at_a_time_equal_those_of_the_whole_file_s_blocks(
+    encoding: str,
+) -> None:
+    """The folds of turns written from their shape (shared by the turns with the same
+    phase and step lines at the same places) against the whole file's blocks, named and
+    not, with the runs of comments after them."""
+    records = documents(encoding) + [
+        OpenDocument(f"file:///generated-{seed}.mtgr", generate(3000, seed=seed), 0, encoding)
+        for seed in (1, 2)
+    ]
+    turns = shapes = 0
+    for document in records:
+        blocks = symbols.walk_blocks(symbols.document_blocks(document))
+        folded = [block for block in blocks if block.end > block.start]
+        runs, numbers = symbols._comment_runs(symbols._outline(document).roles.values)
+        comments = json.loads(f"[{runs % tuple(numbers)}]")
+        for named in (False, True):
+            expected = [
+                {"startLine": block.start, "endLine": block.end, "kind": "region"}
+                | ({"collapsedText": block.name} if named else {})
+                for block in folded
+            ]
+            answer = json.loads(navigation.folding_ranges(document, named))
+            assert answer == expected + comments, (document.uri, named)
+        found = _turns_of_shared_shapes(document)
+        turns, shapes = turns + found[0], shapes + found[1]
+    assert turns > shapes + 50  # many turns are written from a shape another turn made

@@ -4,8 +4,10 @@ The block structure computed here (`blocks_of_roles`) is also what folding and s
 ranges use, so the outline, the folds and the expanding selection always agree. Each
 line's role is kept between requests (features/per_line.py); the outline and the folds
 are built a segment at a time (a turn or a game to the next), and a segment whose roles
-did not change keeps its blocks and its part of each reply, wherever it moved. Replies
-are written as JSON (features/raw.py).
+did not change keeps its blocks and its part of each reply, wherever it moved. Turns
+with the same phase and step lines at the same places share one shape: their blocks are
+built once, and their parts of each reply are one template filled with each turn's
+numbers. Replies are written as JSON (features/raw.py).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import compress, count, pairwise, repeat
-from operator import is_not
+from operator import is_not, itemgetter
 from typing import TYPE_CHECKING, cast
 from weakref import WeakKeyDictionary
 
@@ -169,10 +171,6 @@ def blocks_of_roles(
             block = stack.pop()
             block.end, block.end_width = last, last_width
 
-    def open_block(block: Block) -> None:
-        (stack[-1].children if stack else roots).append(block)
-        stack.append(block)
-
     # Where a turn opens the lines (a segment's, most of them), no pregame can open: only
     # the lines that are not simply their width are visited, found at C speed, and a run
     # of such lines sets the last content line once.
@@ -206,33 +204,29 @@ def blocks_of_roles(
             if any(b.kind == "keyframe" for b in stack):
                 close_to(4)
             continue
+        rank = closes = _RANK[kind]  # opening it closes what sits as deep or deeper...
         if kind == "game":
-            close_to(0)
             turn_seen = False
         elif kind == "turn":
-            close_to(1)
             turn_seen = True
-        elif kind == "phase":
-            close_to(2)
-        elif kind == "step":
-            rank = 2
-            for open_one in stack:  # a step of the phase open stays in it
+        elif kind == "step":  # ...but a step of the phase open stays in it
+            closes = 2
+            for open_one in stack:
                 if open_one.kind == "phase" and open_one.phase == role.phase:
-                    rank = 3
+                    closes = 3
                     break
-            close_to(rank)
-        elif kind in ("keyframe", "gap"):
-            close_to(4 if kind == "keyframe" else 5)
+        while stack and stack[-1].rank >= closes:  # close_to(closes), the common case inline
+            closed = stack.pop()
+            closed.end, closed.end_width = last, last_width
+        phase = role.phase if kind == "phase" else None
         block = Block(
-            kind, role.name, index, index, role.span, role.detail, role=role, rank=_RANK[kind]
+            kind, role.name, index, index, role.span, role.detail, [], phase, role, 0, rank
         )
-        if kind == "phase":
-            block.phase = role.phase
+        (stack[-1].children if stack else roots).append(block)
         if kind == "gap":  # shown where it stands, holding nothing
             block.end_width = role.width
-            (stack[-1].children if stack else roots).append(block)
         else:
-            open_block(block)
+            stack.append(block)
         last, last_width = index, role.width
     if previous < len(roles) - 1:
         last, last_width = len(roles) - 1, cast(int, roles[-1])
@@ -275,30 +269,74 @@ def block_range(block: Block) -> types.Range:
     )
 
 
+# A reply's part for a segment: a %-template, the places of its values among the values
+# of the segment standing where it does (`_Segment.written`), and what those hold beyond
+# its line numbers.
+_Part = tuple[str, Sequence[int], tuple[object, ...]]
+_Values = Callable[[Sequence[object]], tuple[object, ...]]
+
+
+@dataclass
+class _Shape:
+    """What the segments of turns with one structure share: the roles that are not widths
+    (by identity, so the same phase and step lines) at the same places, and as many lines.
+    Their blocks are alike but for the turn's own and the end widths, so their replies'
+    parts are one template filled with the turn's and the widths of each segment's."""
+
+    held: tuple[LineRole, ...]  # those roles, kept so that their ids in the key stay theirs
+    turn_end: int  # the turn's last content line, counted from the turn
+    children: list[Block]  # the turn's, with lines counted from it (their end widths unused)
+    templates: dict[object, tuple[str, tuple[int, ...]]] = field(default_factory=dict)
+
+    def template(
+        self, key: object, make: Callable[[], tuple[str, Sequence[int]]]
+    ) -> tuple[str, tuple[int, ...]]:
+        """A reply's template for its segments and the places of its values, made once."""
+        found = self.templates.get(key)
+        if found is None:
+            template, places = make()
+            found = self.templates[key] = (template, tuple(places))
+        return found
+
+
 @dataclass
 class _Segment:
     """The lines from a turn or a game (or the document's start) to the next of either.
     Everything the outline opens there closes before the next one (a turn closes what a
     turn holds), so its blocks depend on its lines' roles alone and are kept while those
     are unchanged, wherever the segment moves: with line numbers counted from its start,
-    and its replies as %-templates filled with the numbers of where it stands now."""
+    and its replies as %-templates filled with the numbers of where it stands now. A
+    turn's segment has a shape instead of blocks of its own."""
 
     roles: list[LineRole]
-    blocks: list[Block]  # for a game's segment, the game's block alone
+    blocks: list[Block] | None  # for a game's segment, the game's block alone
+    shape: _Shape | None
     last: int | None  # its last content line, if any
     last_width: int
-    templates: dict[object, tuple[str, tuple[int, ...]]] = field(default_factory=dict)
+    templates: dict[object, tuple[str, _Values, tuple[object, ...]]] = field(default_factory=dict)
 
-    def written(
-        self, key: object, start: int, make: Callable[[_Segment], tuple[str, list[int]]]
-    ) -> str:
-        """A reply's part for this segment, standing at line `start`."""
+    def written(self, key: object, start: int, make: Callable[[_Segment], _Part]) -> str:
+        """A reply's part for this segment, standing at line `start`: its values are the
+        numbers of its lines, then what the part holds beyond them."""
         found = self.templates.get(key)
         if found is None:
-            template, numbers = make(self)
-            found = self.templates[key] = (template, tuple(numbers))
-        template, numbers = found
-        return template % tuple(map(start.__add__, numbers))
+            template, places, extra = make(self)
+            found = self.templates[key] = (template, _getter(places), extra)
+        template, values, extra = found
+        lines = range(start, start + len(self.roles))
+        return template % values([*lines, *extra] if extra else lines)
+
+
+def _getter(places: Sequence[int]) -> _Values:
+    """The values at these places, as a tuple, at C speed."""
+    if len(places) > 1:
+        return itemgetter(*places)
+    return lambda values: tuple(values[place] for place in places)
+
+
+def _width(role: LineRole) -> int:
+    """The width of a line with content."""
+    return role if type(role) is int else cast(Role, role).width
 
 
 _SPLITS = frozenset({"turn", "game"})
@@ -317,6 +355,7 @@ class _Outline:
     replies: dict[object, RawResult] = field(default_factory=dict)
     # the role of a phase or step line by the id of its parse (kept in the value)
     shared: dict[int, tuple[t.ParsedLine, Role]] = field(default_factory=dict)
+    shapes: dict[tuple[object, ...], _Shape] = field(default_factory=dict)  # `_shape_key`
 
 
 # Gone with the document when it closes.
@@ -387,7 +426,7 @@ def _segments(document: OpenDocument, outline: _Outline) -> list[tuple[int, _Seg
         key = id(roles[start]) if type(roles[start]) is Role else -1
         segment = outline.kept.get(key)
         if segment is None or segment.roles != roles[start:end]:
-            segment = _segment(document, roles[start:end], start)
+            segment = _segment(document, outline, roles[start:end], start)
         kept[key] = segment
         found.append((start, segment))
     outline.kept = kept
@@ -395,15 +434,49 @@ def _segments(document: OpenDocument, outline: _Outline) -> list[tuple[int, _Seg
     return found
 
 
-def _segment(document: OpenDocument, roles: list[LineRole], start: int) -> _Segment:
-    blocks = blocks_of_roles(roles, lambda index: pregame_role(document, start + index))
+def _segment(
+    document: OpenDocument, outline: _Outline, roles: list[LineRole], start: int
+) -> _Segment:
+    last = _last_content(roles)
+    last_width = 0 if last is None else _width(roles[last])
+    first = roles[0]
+    if type(first) is not Role or first.kind != "turn":
+        blocks = blocks_of_roles(roles, lambda index: pregame_role(document, start + index))
+        return _Segment(roles, blocks, None, last, last_width)
+    key = _shape_key(roles)
+    shape = outline.shapes.get(key)
+    if shape is None:
+        if len(outline.shapes) > len(document.document):  # shapes edits left behind
+            outline.shapes.clear()
+        (turn,) = blocks_of_roles(roles, _no_pregame)  # a turn closes nothing it holds
+        held = tuple(compress(roles, map(is_not, map(type, roles), repeat(int))))
+        shape = outline.shapes[key] = _Shape(held, turn.end - turn.start, turn.children)
+    return _Segment(roles, None, shape, last, last_width)
+
+
+def _no_pregame(index: int) -> Role | None:
+    """Where a turn opens the lines, no pregame can open."""
+    return None
+
+
+def _shape_key(roles: list[LineRole]) -> tuple[object, ...]:
+    """What decides a turn's blocks, found at C speed: the number of lines, and where the
+    roles that are not widths stand and which they are (by id; the first, the turn's own,
+    does not count)."""
+    not_widths = list(map(is_not, map(type, roles), repeat(int)))
+    return (
+        len(roles),
+        tuple(compress(count(), not_widths)),
+        tuple(map(id, compress(roles[1:], not_widths[1:]))),
+    )
+
+
+def _last_content(roles: list[LineRole]) -> int | None:
     for last in range(len(roles) - 1, -1, -1):
         role = roles[last]
-        if type(role) is int:
-            return _Segment(roles, blocks, last, role)
-        if isinstance(role, Role) and role is not COMMENT:
-            return _Segment(roles, blocks, last, role.width)
-    return _Segment(roles, blocks, None, 0)
+        if type(role) is int or (role is not None and role is not COMMENT):
+            return last
+    return None
 
 
 def document_blocks(document: OpenDocument) -> list[Block]:
@@ -439,45 +512,88 @@ def _range_json(block: Block) -> str:
 
 
 def _symbol(
-    role: Role, start: int | str, end: int | str, end_width: int, children: str, head: str = ""
+    head: str,
+    start: int | str,
+    end: int | str,
+    end_width: int | str,
+    first: int | str,
+    last: int | str,
+    children: str,
 ) -> str:
-    """A DocumentSymbol's JSON; the line numbers may be template slots ("%d"), and then
-    `head` is the role's head escaped for the template."""
+    """A DocumentSymbol's JSON; the numbers may be template slots ("%d"), and then `head`
+    is escaped for the template."""
     return (
-        f'{head or role.head}"range":{{"start":{{"line":{start},"character":0}},'
+        f'{head}"range":{{"start":{{"line":{start},"character":0}},'
         f'"end":{{"line":{end},"character":{end_width}}}}},'
-        f'"selectionRange":{{"start":{{"line":{start},"character":{role.first}}},'
-        f'"end":{{"line":{start},"character":{role.last}}}}}{children}}}'
+        f'"selectionRange":{{"start":{{"line":{start},"character":{first}}},'
+        f'"end":{{"line":{start},"character":{last}}}}}{children}}}'
     )
 
 
-def _symbols_template(blocks: list[Block]) -> tuple[str, list[int]]:
-    """The blocks as DocumentSymbol JSON with a slot for each line number."""
+def _symbols_template(
+    blocks: list[Block], roles: Sequence[LineRole] | None = None
+) -> tuple[str, list[int]]:
+    """The blocks as DocumentSymbol JSON with a slot for each line number, and the line of
+    each slot. With the roles of a turn's lines (for its shape), an end width on a line
+    that is a width is a slot too, its place that of the line's role in a turn segment's
+    values (after the line numbers: `_turn_symbol`)."""
     numbers: list[int] = []
 
     def convert(block: Block) -> str:
         role = block.role
         assert role is not None
-        numbers.extend((block.start, block.end, block.start, block.start))
+        numbers.extend((block.start, block.end))
+        end_width: int | str = block.end_width
+        if roles is not None:  # a role other than a width is the same in every segment
+            on_end = roles[block.end]
+            if type(on_end) is int:
+                end_width = "%d"
+                numbers.append(len(roles) + block.end)
+            else:
+                end_width = cast(Role, on_end).width
+        numbers.extend((block.start, block.start))
         children = ",".join(map(convert, block.children))
         return _symbol(
-            role,
-            "%d",
-            "%d",
-            block.end_width,
-            f',"children":[{children}]' if children else "",
             role.head.replace("%", "%%"),
+            "%d",
+            "%d",
+            end_width,
+            role.first,
+            role.last,
+            f',"children":[{children}]' if children else "",
         )
 
     return ",".join(map(convert, blocks)), numbers
 
 
-def _game_children(segment: _Segment) -> tuple[str, list[int]]:
-    return _symbols_template(segment.blocks[0].children)
+def _game_children(segment: _Segment) -> _Part:
+    assert segment.blocks is not None
+    return (*_symbols_template(segment.blocks[0].children), ())
 
 
-def _all_blocks(segment: _Segment) -> tuple[str, list[int]]:
-    return _symbols_template(segment.blocks)
+def _all_blocks(segment: _Segment) -> _Part:
+    shape = segment.shape
+    if shape is None:
+        assert segment.blocks is not None
+        return (*_symbols_template(segment.blocks), ())
+    roles = segment.roles
+    template, places = shape.template("symbols", lambda: _turn_symbol(shape, roles))
+    turn = cast(Role, roles[0])
+    end_width = _width(roles[shape.turn_end])
+    return template, places, (*roles, turn.head, turn.first, turn.last, end_width)
+
+
+def _turn_symbol(shape: _Shape, roles: Sequence[LineRole]) -> tuple[str, list[int]]:
+    """The symbol of a turn of this shape (one of whose segments' roles are given): its
+    values are its lines' numbers, their roles, then the turn's head, first and last
+    column, and end width."""
+    children, numbers = _symbols_template(shape.children, roles)
+    size = len(roles)
+    head, first, last, end_width = range(2 * size, 2 * size + 4)
+    template = _symbol(
+        "%s", "%d", "%d", "%d", "%d", "%d", f',"children":[{children}]' if children else ""
+    )
+    return template, [head, 0, shape.turn_end, end_width, 0, first, 0, last, *numbers]
 
 
 def document_symbols(document: OpenDocument) -> RawResult:
@@ -493,10 +609,9 @@ def document_symbols(document: OpenDocument) -> RawResult:
             if game is not None:
                 start, role, children = game
                 inside = ",".join(part for part in children if part)
+                children_json = f',"children":[{inside}]' if inside else ""
                 top.append(
-                    _symbol(
-                        role, start, end[0], end[1], f',"children":[{inside}]' if inside else ""
-                    )
+                    _symbol(role.head, start, end[0], end[1], role.first, role.last, children_json)
                 )
 
         for start, segment in _segments(document, _outline(document)):
@@ -523,15 +638,17 @@ def segment_folds(document: OpenDocument, collapsed_text: bool) -> Iterator[str]
     segments = _segments(document, outline)
     named = collapsed_text
 
-    def folds(segment: _Segment) -> tuple[str, list[int]]:
-        blocks = segment.blocks[0].children if _opens_game(segment) else segment.blocks
-        parts: list[str] = []
-        numbers: list[int] = []
-        for block in walk_blocks(blocks):
-            if block.end > block.start:
-                parts.append(_fold_template(block, named))
-                numbers += (block.start, block.end)
-        return ",".join(parts), numbers
+    def folds(segment: _Segment) -> _Part:
+        shape = segment.shape
+        if shape is None:
+            assert segment.blocks is not None
+            blocks = segment.blocks[0].children if _opens_game(segment) else segment.blocks
+            return (*_folds_template(blocks, named), ())
+        template, places = shape.template(
+            ("folds", named), lambda: _turn_folds(shape, len(segment.roles), named)
+        )
+        turn = cast(Role, segment.roles[0])
+        return template, places, (dumps(turn.name),) if named else ()
 
     found: list[str] = []
     game: tuple[int, int, Block] | None = None  # where its fold goes, its start, its block
@@ -541,10 +658,11 @@ def segment_folds(document: OpenDocument, collapsed_text: bool) -> Iterator[str]
         if game is not None:
             slot, start, block = game
             if end > start:
-                found[slot] = _fold_template(block, named) % (start, end)
+                found[slot] = _fold_template(block.name, named) % (start, end)
 
     for start, segment in segments:
         if _opens_game(segment):
+            assert segment.blocks is not None
             close_game()
             game = (len(found), start, segment.blocks[0])
             found.append("")
@@ -554,9 +672,32 @@ def segment_folds(document: OpenDocument, collapsed_text: bool) -> Iterator[str]
     close_game()
     yield from (part for part in found if part)
     for start, segment in segments:
-        part = segment.written("comments", start, _comment_runs)
+        part = segment.written("comments", start, _comments)
         if part:
             yield part
+
+
+def _folds_template(blocks: list[Block], collapsed_text: bool) -> tuple[str, list[int]]:
+    """The folds of the blocks and all they hold, with a slot for each line number."""
+    parts: list[str] = []
+    numbers: list[int] = []
+    for block in walk_blocks(blocks):
+        if block.end > block.start:
+            parts.append(_fold_template(block.name, collapsed_text))
+            numbers += (block.start, block.end)
+    return ",".join(parts), numbers
+
+
+def _turn_folds(shape: _Shape, size: int, collapsed_text: bool) -> tuple[str, list[int]]:
+    """The folds of a turn of this shape, `size` lines long: its values are its lines'
+    numbers, then its name's JSON (where the folds are named)."""
+    inside, numbers = _folds_template(shape.children, collapsed_text)
+    if shape.turn_end == 0:  # a turn without content folds nothing
+        return inside, numbers
+    named = ',"collapsedText":%s' if collapsed_text else ""
+    turn = f'{{"startLine":%d,"endLine":%d,"kind":"region"{named}}}'
+    places = [0, shape.turn_end, size] if collapsed_text else [0, shape.turn_end]
+    return ",".join(filter(None, (turn, inside))), places + numbers
 
 
 def _opens_game(segment: _Segment) -> bool:
@@ -564,17 +705,25 @@ def _opens_game(segment: _Segment) -> bool:
     return isinstance(first, Role) and first.kind == "game"
 
 
-def _fold_template(block: Block, collapsed_text: bool) -> str:
-    named = f',"collapsedText":{dumps(block.name)}'.replace("%", "%%") if collapsed_text else ""
+def _fold_template(name: str, collapsed_text: bool) -> str:
+    named = f',"collapsedText":{dumps(name)}'.replace("%", "%%") if collapsed_text else ""
     return f'{{"startLine":%d,"endLine":%d,"kind":"region"{named}}}'
 
 
-def _comment_runs(segment: _Segment) -> tuple[str, list[int]]:
+def _comments(segment: _Segment) -> _Part:
+    """The segment's `_comment_runs`, once for the segments of a shape (where the roles
+    that are not widths stand, which comments are, is part of it)."""
+    roles = segment.roles
+    if segment.shape is None:
+        return (*_comment_runs(roles), ())
+    return (*segment.shape.template("comments", lambda: _comment_runs(roles)), ())
+
+
+def _comment_runs(roles: list[LineRole]) -> tuple[str, list[int]]:
     """Runs of two or more comment-only lines (a run never crosses a segment's start,
     which is a turn or a game line)."""
     parts: list[str] = []
     numbers: list[int] = []
-    roles = segment.roles
     run_start: int | None = None
     for index in range(len(roles) + 1):
         comment_only = index < len(roles) and roles[index] is COMMENT
