@@ -14,6 +14,7 @@ from benchmarks.generate import generate
 from lsprotocol import types
 
 from mtgr.server.features import formatting, inlay_hints, navigation, semantic_tokens, symbols
+from mtgr.server.features.per_line import chunk_starts, line_chunks
 from mtgr.server.session import OpenDocument
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -113,3 +114,20 @@ def test_kept_answers_equal_fresh_ones_after_every_edit(record: str, encoding: s
         document.change([_edit(rng, document)], version)
         fresh = OpenDocument(URI, document.document.text, version, encoding)
         assert answers(document) == answers(fresh), f"after edit {version}"
+
+
+def test_line_chunks_are_kept_until_the_next_edit_and_then_are_those_of_the_new_text() -> None:
+    document = OpenDocument(URI, generate(600, seed=3), 0, "utf-16")
+    ids, starts = line_chunks(document)
+    assert line_chunks(document)[0] is ids  # asked again without an edit: the same lists
+    rng = random.Random("line chunks")
+    for version in range(1, 16):
+        document.change([_edit(rng, document)], version)
+        ids, starts = line_chunks(document)
+        fresh = [line.id for line in document.document.lines]
+        assert (ids, starts) == (fresh, chunk_starts(fresh)), f"after edit {version}"
+    document.change(
+        [types.TextDocumentContentChangeWholeDocument(text=document.document.text)], 16, False
+    )
+    fresh = [line.id for line in document.document.lines]
+    assert line_chunks(document) == (fresh, chunk_starts(fresh))

@@ -17,7 +17,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
-from operator import attrgetter
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
@@ -26,7 +25,7 @@ from lsprotocol import types
 from mtgr.rules.apply import apply
 from mtgr.rules.state import GameState
 from mtgr.rules.walk import Line, Walk
-from mtgr.server.features.per_line import chunk_starts
+from mtgr.server.features.per_line import line_chunks
 from mtgr.server.features.raw import RawResult, dumps, raw_list
 from mtgr.syntax import tree as t
 
@@ -176,7 +175,7 @@ def _line_hints(
 
 @dataclass
 class _Chunk:
-    """The hints of a stretch of lines (`chunk_starts`) as a template with a slot for each
+    """The hints of a stretch of lines (`per_line.chunk_starts`) as a template with a slot for each
     line number, kept while its lines, the objects they name and the life totals on its
     turn lines are the same, wherever it moves."""
 
@@ -191,17 +190,14 @@ class _Chunk:
     written: str = ""
 
 
-_LINE_ID = attrgetter("id")
-
-
 def _whole(document: OpenDocument, remembered: _Remembered) -> list[str]:
     """The hints of the whole document, a chunk at a time."""
     lines = document.document.lines
-    ids = list(map(_LINE_ID, lines))
+    ids, starts = line_chunks(document)
     objects_after = document.walk.objects_after
     chunks: dict[int, _Chunk] = {}
     found: list[str] = []
-    for start, end in pairwise(chunk_starts(ids)):
+    for start, end in pairwise(starts):
         objects = list(map(objects_after.get, ids[start:end]))
         chunk = remembered.chunks.get(ids[start])
         if (

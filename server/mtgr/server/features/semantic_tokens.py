@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import count, pairwise
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
@@ -18,7 +18,7 @@ from lsprotocol import types
 
 from mtgr.rules.state import ZONES
 from mtgr.rules.walk import Line, Walk
-from mtgr.server.features.per_line import chunk_starts, common_length
+from mtgr.server.features.per_line import common_length, line_chunks
 from mtgr.server.features.raw import RawResult
 from mtgr.syntax import tree as t
 from mtgr.syntax.parser import GRAMMAR
@@ -401,7 +401,6 @@ def _shape(text: str, parsed: t.ParsedLine) -> _Shape:
     )
 
 
-_LINE_ID = attrgetter("id")
 # the key of `_Shape.marked` for a line naming one object, by whether it is hidden
 _ALONE = ((False,), (True,))
 
@@ -422,10 +421,9 @@ class _Chunk:
 
 def _encode_whole(document: OpenDocument) -> tuple[list[int], list[str]]:
     """`encode` of the whole document, and the same as JSON pieces, a chunk at a time
-    (`chunk_starts`)."""
+    (`per_line.chunk_starts`)."""
     lines = document.document.lines
-    ids = list(map(_LINE_ID, lines))
-    starts = chunk_starts(ids)
+    ids, starts = line_chunks(document)
     objects_after = document.walk.objects_after
     remembered = _remembered(document)
     chunks: dict[int, _Chunk] = {}
