@@ -175,9 +175,9 @@ def _line_hints(
 
 @dataclass
 class _Chunk:
-    """The hints of a stretch of lines (`per_line.chunk_starts`) as a template with a slot for each
-    line number, kept while its lines, the objects they name and the life totals on its
-    turn lines are the same, wherever it moves."""
+    """The hints of a stretch of lines (`per_line.chunk_starts`) as a template with a slot
+    for each line number, kept while its lines, the objects they name and the life totals
+    on its turn lines are the same, wherever it moves."""
 
     lines: list[Line]
     objects: list[_Objects | None]  # what the walk kept for each line (None: nothing)
