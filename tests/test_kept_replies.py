@@ -116,6 +116,37 @@ def test_kept_answers_equal_fresh_ones_after_every_edit(record: str, encoding: s
         assert answers(document) == answers(fresh), f"after edit {version}"
 
 
+@pytest.mark.parametrize("record", RECORDS)
+def test_kept_answers_equal_fresh_ones_when_asked_only_every_few_edits(record: str) -> None:
+    """What is kept is brought up to date for all the edits since it was last asked: the
+    outline finds again only the segments between what the edits left as it was, also
+    when a request that reads the lines' roles alone (the flat outline) came between."""
+    make = RECORDS[record]
+    text = make() if callable(make) else make
+    document = OpenDocument(URI, text, 0, "utf-16")
+    answers(document)
+    rng = random.Random(f"{record} every few edits")
+    version = 0
+    for batch in range(16):
+        for _ in range(rng.randint(1, 3)):
+            version += 1
+            edit = _edit(rng, document)
+            if batch == 3:  # a line above the first turn, where no segment starts
+                edit = types.TextDocumentContentChangePartial(
+                    range=types.Range(
+                        start=types.Position(line=0, character=0),
+                        end=types.Position(line=0, character=0),
+                    ),
+                    text=rng.choice(EXTRA_LINES) + "\n",
+                )
+            document.change([edit], version)
+        if rng.random() < 0.5:
+            symbols.flat_symbols(document)
+            continue
+        fresh = OpenDocument(URI, document.document.text, version, "utf-16")
+        assert answers(document) == answers(fresh), f"after edit {version}"
+
+
 def test_line_chunks_are_kept_until_the_next_edit_and_then_are_those_of_the_new_text() -> None:
     document = OpenDocument(URI, generate(600, seed=3), 0, "utf-16")
     ids, starts = line_chunks(document)

@@ -14,7 +14,7 @@ from pygls.protocol import LanguageServerProtocol, lsp_method
 
 from mtgr import __version__
 from mtgr.server.collector import Collector
-from mtgr.server.features.diagnostics import send_raw
+from mtgr.server.features.diagnostics import send_pieces
 from mtgr.server.features.log import log_to_file
 from mtgr.server.features.raw import RawResult
 from mtgr.server.features.workspace import WorkspaceCheck
@@ -48,8 +48,8 @@ class MtgrProtocol(LanguageServerProtocol):
         """A feature's reply that is JSON already (features/raw.py) is written as it is."""
         if error is None and isinstance(result, RawResult):
             self._result_types.pop(msg_id, None)
-            message = f'{{"jsonrpc":"2.0","id":{json.dumps(msg_id)},"result":{result}}}'
-            send_raw(cast("MtgrServer", self._server), message)
+            head = f'{{"jsonrpc":"2.0","id":{json.dumps(msg_id)},"result":'.encode("ascii")
+            send_pieces(cast("MtgrServer", self._server), [head, result.encode("ascii"), b"}"])
             return
         super()._send_response(msg_id, result, error)
 

@@ -814,8 +814,21 @@ def _changed_since(document: OpenDocument) -> Callable[[], bool] | None:
 
 def send_raw(server: MtgrServer, message: str) -> None:
     """Writes one JSON message (ASCII: json.dumps escapes the rest) in LSP framing."""
-    body = message.encode("ascii")
-    send_framed(server, b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    send_pieces(server, [message.encode("ascii")])
+
+
+def send_pieces(server: MtgrServer, body: list[bytes]) -> None:
+    """Writes one JSON message given in pieces (ASCII) in LSP framing, as they are: a
+    reply of megabytes is not copied again to be framed (a copy of megabytes costs
+    milliseconds)."""
+    writer = server.protocol.writer
+    if writer is None:
+        return
+    header = b"Content-Length: %d\r\n\r\n" % sum(map(len, body))
+    if isinstance(writer, QueuedWriter):
+        writer.write_pieces([header, *body])
+    else:
+        send_framed(server, b"".join([header, *body]))
 
 
 def send_framed(server: MtgrServer, message: bytes) -> None:

@@ -31,6 +31,10 @@ class PerLine(Generic[V]):
     def __init__(self) -> None:
         self._texts: list[str] = []  # the texts the values were derived from
         self.values: list[V] = []
+        # what the last update that changed anything left as it was: as many lines from
+        # the start, and from the end
+        self.head = 0
+        self.tail = 0
 
     def update(self, texts: Sequence[str], derive: Callable[[int, int], list[V]]) -> bool:
         """Derives the values of the lines whose text changed since the last update
@@ -45,6 +49,7 @@ class PerLine(Generic[V]):
         end = len(texts) - tail
         self.values[head : len(old) - tail] = derive(head, end)
         self._texts = list(texts)
+        self.head, self.tail = head, tail
         return True
 
 

@@ -19,7 +19,7 @@ from lsprotocol import types
 from mtgr.rules.state import ZONES
 from mtgr.rules.walk import Line, Walk
 from mtgr.server.features.per_line import common_length, line_chunks
-from mtgr.server.features.raw import RawResult
+from mtgr.server.features.raw import RawResult, raw_joined
 from mtgr.syntax import tree as t
 from mtgr.syntax.parser import GRAMMAR
 
@@ -546,9 +546,8 @@ class _Sent:
 
     def json(self) -> RawResult:
         if self.written is None:
-            self.written = RawResult(
-                f'{{"resultId":"{self.result_id}","data":[{",".join(self.pieces)}]}}'
-            )
+            head = f'{{"resultId":"{self.result_id}","data":['
+            self.written = raw_joined(head, self.pieces, "]}")
         return self.written
 
 

@@ -12,11 +12,12 @@ numbers. Replies are written as JSON (features/raw.py).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import compress, count, pairwise, repeat
-from operator import is_not, itemgetter
+from operator import attrgetter, is_, is_not, itemgetter
 from typing import TYPE_CHECKING, cast
 from weakref import WeakKeyDictionary
 
@@ -314,17 +315,25 @@ class _Segment:
     last: int | None  # its last content line, if any
     last_width: int
     templates: dict[object, tuple[str, _Values, tuple[object, ...]]] = field(default_factory=dict)
+    # the part last written for each reply, with the line the segment stood at: after an
+    # edit within a line, or above it when no line moved, it is the part again
+    last_written: dict[object, tuple[int, str]] = field(default_factory=dict)
 
     def written(self, key: object, start: int, make: Callable[[_Segment], _Part]) -> str:
         """A reply's part for this segment, standing at line `start`: its values are the
         numbers of its lines, then what the part holds beyond them."""
+        last = self.last_written.get(key)
+        if last is not None and last[0] == start:
+            return last[1]
         found = self.templates.get(key)
         if found is None:
             template, places, extra = make(self)
             found = self.templates[key] = (template, _getter(places), extra)
         template, values, extra = found
         lines = range(start, start + len(self.roles))
-        return template % values([*lines, *extra] if extra else lines)
+        part = template % values([*lines, *extra] if extra else lines)
+        self.last_written[key] = (start, part)
+        return part
 
 
 def _getter(places: Sequence[int]) -> _Values:
@@ -350,6 +359,9 @@ class _Outline:
 
     roles: PerLine[LineRole] = field(default_factory=PerLine)
     segments: list[tuple[int, _Segment]] | None = None  # each with the line it starts at
+    # once the roles change: the segments before, and how many lines from the start and
+    # from the end of the text they were found in have kept their roles since
+    settled: tuple[list[tuple[int, _Segment]], int, int] | None = None
     kept: dict[int, _Segment] = field(default_factory=dict)  # by the id of its first role
     blocks: list[Block] | None = None
     replies: dict[object, RawResult] = field(default_factory=dict)
@@ -366,9 +378,15 @@ def _outline(document: OpenDocument) -> _Outline:
     outline = _OUTLINES.get(document)
     if outline is None:
         outline = _OUTLINES[document] = _Outline()
-    if outline.roles.update(
+    roles = outline.roles
+    if roles.update(
         document.document.texts, lambda first, end: _roles(document, outline, first, end)
     ):
+        if outline.segments is not None:
+            outline.settled = (outline.segments, roles.head, roles.tail)
+        elif outline.settled is not None:  # changed again before its segments were asked
+            before, head, tail = outline.settled
+            outline.settled = (before, min(head, roles.head), min(tail, roles.tail))
         outline.segments = None
         outline.blocks = None
         outline.replies.clear()
@@ -412,26 +430,75 @@ def _role(document: OpenDocument, outline: _Outline, index: int) -> LineRole:
 
 
 def _segments(document: OpenDocument, outline: _Outline) -> list[tuple[int, _Segment]]:
-    """The segments of today's text: those whose roles are unchanged are the ones kept."""
+    """The segments of today's text: those whose roles are unchanged are the ones kept.
+    After an edit, only the segments between those before the first changed line and
+    those after the last are found again; those after move with the lines."""
     if outline.segments is not None:
         return outline.segments
     roles = outline.roles.values
-    starts = [i for i, role in enumerate(roles) if type(role) is Role and role.kind in _SPLITS]
-    if not starts or starts[0] != 0:
-        starts.insert(0, 0)
-    starts.append(len(roles))
-    kept: dict[int, _Segment] = {}
+    if outline.settled is None:
+        found = _found_segments(document, outline, 0, len(roles), outline.kept)
+        outline.kept = {_segment_key(segment): segment for _, segment in found}
+    else:
+        before, head, tail = outline.settled
+        starts = [start for start, _ in before]
+        old_size = before[-1][0] + len(before[-1][1].roles) if before else 0
+        moved = len(roles) - old_size
+        first = max(bisect_left(starts, head) - 1, 0)  # the first that may have changed
+        # the first that did not, and starts at a turn or a game (not the text's start)
+        after = max(bisect_left(starts, old_size - tail, first), 1)
+        low = starts[first] if before else 0
+        high = starts[after] + moved if after < len(starts) else len(roles)
+        middle = _found_segments(document, outline, low, high, outline.kept)
+        for _, segment in before[first:after]:
+            outline.kept.pop(_segment_key(segment), None)
+        outline.kept.update((_segment_key(segment), segment) for _, segment in middle)
+        found = [
+            *before[:first],
+            *middle,
+            *((start + moved, segment) for start, segment in before[after:]),
+        ]
+    outline.segments = found
+    outline.settled = None
+    return found
+
+
+def _found_segments(
+    document: OpenDocument,
+    outline: _Outline,
+    low: int,
+    high: int,
+    kept: dict[int, _Segment],
+) -> list[tuple[int, _Segment]]:
+    """The segments from line `low` (where one starts) to before `high`, the kept ones
+    where their roles are unchanged."""
+    roles = outline.roles.values
+    starts = [low + start for start in _split_starts(roles[low:high])]
+    if not starts or starts[0] != low:
+        starts.insert(0, low)
+    starts.append(high)
     found: list[tuple[int, _Segment]] = []
     for start, end in pairwise(starts):
-        key = id(roles[start]) if type(roles[start]) is Role else -1
-        segment = outline.kept.get(key)
+        segment = kept.get(id(roles[start]) if type(roles[start]) is Role else -1)
         if segment is None or segment.roles != roles[start:end]:
             segment = _segment(document, outline, roles[start:end], start)
-        kept[key] = segment
         found.append((start, segment))
-    outline.kept = kept
-    outline.segments = found
     return found
+
+
+def _segment_key(segment: _Segment) -> int:
+    """A segment's key among those kept: the id of its first role, a turn's or a game's
+    own (-1 for the document's start)."""
+    first = segment.roles[0]
+    return id(first) if type(first) is Role else -1
+
+
+def _split_starts(roles: list[LineRole]) -> list[int]:
+    """Where turns and games start: the few lines whose role is a `Role` found at C speed
+    first (most roles are widths), then those of the splitting kinds among them."""
+    places = list(compress(count(), map(is_, map(type, roles), repeat(Role))))
+    kinds = map(attrgetter("kind"), map(roles.__getitem__, places))
+    return list(compress(places, map(_SPLITS.__contains__, kinds)))
 
 
 def _segment(
@@ -601,32 +668,47 @@ def document_symbols(document: OpenDocument) -> RawResult:
     segment at a time; a game's own symbol around its segments."""
 
     def build() -> RawResult:
-        top: list[str] = []
-        game: tuple[int, Role, list[str]] | None = None  # start, role, children
+        pieces = ["["]  # the reply's, commas included, joined once: it is megabytes
+        game: tuple[int, int, Role] | None = None  # its slot in the pieces, start, role
+        items = 0  # at the level parts go to: the top, then the open game's children
         end = (0, 0)  # the last content line so far, and its width
+
+        def add(part: str) -> None:
+            nonlocal items
+            if part:
+                if items:
+                    pieces.append(",")
+                pieces.append(part)
+                items += 1
 
         def close_game() -> None:
             if game is not None:
-                start, role, children = game
-                inside = ",".join(part for part in children if part)
-                children_json = f',"children":[{inside}]' if inside else ""
-                top.append(
-                    _symbol(role.head, start, end[0], end[1], role.first, role.last, children_json)
-                )
+                slot, start, role = game
+                symbol = _symbol(role.head, start, end[0], end[1], role.first, role.last, "")
+                if items:
+                    pieces[slot] = symbol[:-1] + ',"children":['
+                    pieces.append("]}")
+                else:
+                    pieces[slot] = symbol
 
         for start, segment in _segments(document, _outline(document)):
             first = segment.roles[0]
             if isinstance(first, Role) and first.kind == "game":
                 close_game()
-                game = (start, first, [segment.written("game", start, _game_children)])
+                if game is None:  # the top's items, then the game's children
+                    add("game")  # its place, filled when it closes
+                else:  # a game's place follows the one before
+                    pieces.append(",")
+                    pieces.append("game")
+                game, items = (len(pieces) - 1, start, first), 0
+                add(segment.written("game", start, _game_children))
             else:
-                (game[2] if game is not None else top).append(
-                    segment.written("symbols", start, _all_blocks)
-                )
+                add(segment.written("symbols", start, _all_blocks))
             if segment.last is not None:
                 end = (start + segment.last, segment.last_width)
         close_game()
-        return raw_list(part for part in top if part)
+        pieces.append("]")
+        return RawResult("".join(pieces))
 
     return reply(document, "symbols", build)
 
