@@ -147,6 +147,38 @@ def test_kept_answers_equal_fresh_ones_when_asked_only_every_few_edits(record: s
         assert answers(document) == answers(fresh), f"after edit {version}"
 
 
+@pytest.mark.parametrize("record", RECORDS)
+def test_the_highlighting_delta_turns_the_answer_before_an_edit_into_the_one_after(
+    record: str,
+) -> None:
+    make = RECORDS[record]
+    text = make() if callable(make) else make
+    document = OpenDocument(URI, text, 0, "utf-16")
+    rng = random.Random(f"{record} delta")
+    before = semantic_tokens.current(document)
+    for version in range(1, 21):
+        for _ in range(rng.randint(1, 2)):
+            document.change([_edit(rng, document)], version)
+        starts = line_chunks(document)[1]
+        if version % 4 == 0 and len(starts) > 2:  # a blank line closing a chunk: the next
+            at = types.Position(line=starts[1], character=0)  # one's first line moves alone
+            blank = types.TextDocumentContentChangePartial(
+                range=types.Range(start=at, end=at), text="\n"
+            )
+            document.change([blank], version)
+        after = semantic_tokens.current(document)
+        edit = semantic_tokens.edit_of_chunks(before.parts, after.parts)
+        old = before.data
+        patched = old[: edit.start] + list(edit.data or []) + old[edit.start + edit.delete_count :]
+        assert patched == after.data, f"after edit {version}"
+        exact = semantic_tokens.edit_between(old, after.data)  # the numbers compared one by one
+        assert (edit.delete_count, len(edit.data or [])) == (
+            exact.delete_count,
+            len(exact.data or []),
+        )
+        before = after
+
+
 def test_line_chunks_are_kept_until_the_next_edit_and_then_are_those_of_the_new_text() -> None:
     document = OpenDocument(URI, generate(600, seed=3), 0, "utf-16")
     ids, starts = line_chunks(document)
