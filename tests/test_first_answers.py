@@ -13,6 +13,7 @@ import pytest
 from benchmarks.generate import generate
 
 from mtgr.server.features import formatting, inlay_hints, navigation, symbols
+from mtgr.server.features.per_line import CHUNK_EVERY
 from mtgr.server.session import OpenDocument
 from mtgr.syntax.format import format_line
 
@@ -86,7 +87,7 @@ def test_each_line_s_layout_equals_that_of_format_line(encoding: str) -> None:
 
 @pytest.mark.parametrize("encoding", ENCODINGS)
 def test_the_whole_file_s_hints_equal_those_built_line_by_line(encoding: str) -> None:
-    compared = 0
+    compared = cut = 0
     for document in documents(encoding):
         last = len(document.document) - 1
         expected = [
@@ -98,7 +99,14 @@ def test_the_whole_file_s_hints_equal_those_built_line_by_line(encoding: str) ->
         ]
         assert json.loads(inlay_hints.hints(document, 0, last)) == expected, document.uri
         compared += len(expected)
+        # most of the file, cutting two chunks: those line by line, the rest by chunks
+        first, end = 70, last - 70
+        if end - first >= 4 * CHUNK_EVERY:
+            inside = [hint for hint in expected if first <= hint["position"]["line"] <= end]
+            assert json.loads(inlay_hints.hints(document, first, end)) == inside, document.uri
+            cut += 1
     assert compared > 2000
+    assert cut >= 2  # the long records' ranges went by chunks
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS)

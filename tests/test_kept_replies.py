@@ -45,6 +45,7 @@ def answers(document: OpenDocument) -> dict[str, object]:
         "folds with text": json.loads(navigation.folding_ranges(document, collapsed_text=True)),
         "hints": json.loads(inlay_hints.hints(document, 0, last)),
         "hints on screen": json.loads(inlay_hints.hints(document, last // 3, last // 3 + 40)),
+        "hints on most lines": json.loads(inlay_hints.hints(document, 30, max(30, last - 30))),
         "tokens": json.loads(semantic_tokens.current(document).json())["data"],
         "formatting": [
             (e.range.start.line, e.range.end.line, e.new_text)

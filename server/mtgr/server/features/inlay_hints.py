@@ -25,7 +25,7 @@ from lsprotocol import types
 from mtgr.rules.apply import apply
 from mtgr.rules.state import GameState
 from mtgr.rules.walk import Line, Walk
-from mtgr.server.features.per_line import line_chunks
+from mtgr.server.features.per_line import CHUNK_EVERY, line_chunks
 from mtgr.server.features.raw import RawResult, dumps, raw_list
 from mtgr.syntax import tree as t
 
@@ -134,14 +134,10 @@ def hints(document: OpenDocument, first: int, last: int) -> RawResult:
     if remembered.walk is not None and remembered.walk() is walk and remembered.asked == asked:
         return remembered.answer
     lines = document.document.lines
-    if document.checked and first == 0 and last == count - 1:
-        found = _whole(document, remembered)
+    if document.checked and last - first >= _BY_CHUNKS_FROM:
+        found = _by_chunks(document, remembered, first, last)
     else:
-        found = [
-            f'{{"position":{{"line":{index}' + rest
-            for index, rests in _line_hints(document, remembered, first, last)
-            for rest in rests
-        ]
+        found = _by_lines(document, remembered, first, last)
     table = remembered.lines
     if len(table) > count:  # forget the lines edits removed
         alive = {line.id for line in lines}
@@ -149,6 +145,14 @@ def hints(document: OpenDocument, first: int, last: int) -> RawResult:
             del table[line_id]
     remembered.walk, remembered.asked, remembered.answer = weakref.ref(walk), asked, raw_list(found)
     return remembered.answer
+
+
+def _by_lines(document: OpenDocument, remembered: _Remembered, first: int, last: int) -> list[str]:
+    return [
+        f'{{"position":{{"line":{index}' + rest
+        for index, rests in _line_hints(document, remembered, first, last)
+        for rest in rests
+    ]
 
 
 def _line_hints(
@@ -190,16 +194,31 @@ class _Chunk:
     written: str = ""
 
 
-def _whole(document: OpenDocument, remembered: _Remembered) -> list[str]:
-    """The hints of the whole document, a chunk at a time."""
+# A range of lines this long or longer (the whole file, most of all) is answered a chunk at
+# a time; a shorter one (the lines on screen) line by line.
+_BY_CHUNKS_FROM = 4 * CHUNK_EVERY
+
+
+def _by_chunks(document: OpenDocument, remembered: _Remembered, first: int, last: int) -> list[str]:
+    """The hints of the lines from `first` to `last`, a chunk at a time: the chunks inside
+    the range whole, the two it cuts line by line. The chunks outside are kept as they
+    were, looked at again when a range holds them."""
     lines = document.document.lines
     ids, starts = line_chunks(document)
     objects_after = document.walk.objects_after
+    kept = remembered.chunks
     chunks: dict[int, _Chunk] = {}
     found: list[str] = []
     for start, end in pairwise(starts):
+        chunk = kept.get(ids[start])
+        if end <= first or start > last:
+            if chunk is not None:
+                chunks[ids[start]] = chunk
+            continue
+        if start < first or end - 1 > last:
+            found += _by_lines(document, remembered, max(start, first), min(end - 1, last))
+            continue
         objects = list(map(objects_after.get, ids[start:end]))
-        chunk = remembered.chunks.get(ids[start])
         if (
             chunk is None
             or chunk.objects != objects
