@@ -628,6 +628,8 @@ async def run_big_requests(command: tuple[str, ...], text: str) -> dict[str, Big
     idle = results[next(iter(BIG_REQUESTS))].idle
     for version, change in enumerate(_big_edits(text, seed=5), 1):
         client.change(uri, version, change)
+        edited = change["range"]
+        lines += change["text"].count("\n") - (edited["end"]["line"] - edited["start"]["line"])
         await client.diagnostics_for(uri, version)
         used = await client.settle(BIG_REQUEST_PAUSE)
         if used is not None:
