@@ -539,7 +539,7 @@ class _Sent:
 
     result_id: str
     walk: Walk
-    # the chunks with tokens, each with the line delta of its first token: a million
+    # the chunks with tokens, each with the line delta of its first token: 766,000
     # numbers on 50,000 lines, kept as the chunks hold them
     parts: list[tuple[int, _Chunk]]
     pieces: list[str]  # `data` as JSON, in pieces
