@@ -442,12 +442,12 @@ def _segments(document: OpenDocument, outline: _Outline) -> list[tuple[int, _Seg
     else:
         before, head, tail = outline.settled
         starts = [start for start, _ in before]
-        old_size = before[-1][0] + len(before[-1][1].roles) if before else 0
+        old_size = before[-1][0] + len(before[-1][1].roles)
         moved = len(roles) - old_size
         first = max(bisect_left(starts, head) - 1, 0)  # the first that may have changed
         # the first that did not, and starts at a turn or a game (not the text's start)
         after = max(bisect_left(starts, old_size - tail, first), 1)
-        low = starts[first] if before else 0
+        low = starts[first]
         high = starts[after] + moved if after < len(starts) else len(roles)
         middle = _found_segments(document, outline, low, high, outline.kept)
         for _, segment in before[first:after]:
@@ -479,7 +479,7 @@ def _found_segments(
     starts.append(high)
     found: list[tuple[int, _Segment]] = []
     for start, end in pairwise(starts):
-        segment = kept.get(id(roles[start]) if type(roles[start]) is Role else -1)
+        segment = kept.get(_key_of(roles[start]))
         if segment is None or segment.roles != roles[start:end]:
             segment = _segment(document, outline, roles[start:end], start)
         found.append((start, segment))
@@ -487,9 +487,12 @@ def _found_segments(
 
 
 def _segment_key(segment: _Segment) -> int:
-    """A segment's key among those kept: the id of its first role, a turn's or a game's
-    own (-1 for the document's start)."""
-    first = segment.roles[0]
+    return _key_of(segment.roles[0])
+
+
+def _key_of(first: LineRole) -> int:
+    """The key among those kept of the segment a role starts: the id of a turn's or a
+    game's own role (-1 for the document's start)."""
     return id(first) if type(first) is Role else -1
 
 
@@ -695,11 +698,9 @@ def document_symbols(document: OpenDocument) -> RawResult:
             first = segment.roles[0]
             if isinstance(first, Role) and first.kind == "game":
                 close_game()
-                if game is None:  # the top's items, then the game's children
-                    add("game")  # its place, filled when it closes
-                else:  # a game's place follows the one before
+                if game is not None or items:  # a game or a top item before it
                     pieces.append(",")
-                    pieces.append("game")
+                pieces.append("game")  # its place, filled when it closes
                 game, items = (len(pieces) - 1, start, first), 0
                 add(segment.written("game", start, _game_children))
             else:
