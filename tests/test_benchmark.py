@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from benchmarks.session import BIG_REQUESTS, KINDS, assembled
+from benchmarks.session import BIG_REQUESTS, FIRST_ANSWER_SERVERS, KINDS, assembled
 
 from mtgr.check import check_text
 
@@ -73,6 +73,10 @@ def test_the_benchmark_drives_the_server_and_writes_every_row(tmp_path: Path) ->
         assert re.fullmatch(timing, row[3]) and row[6].startswith(notes), row
         if row[1].endswith("after an edit"):
             assert re.search(rf"the client's parse of a reply: median {figure} ms", row[6])
+        else:  # the first answers of several fresh servers, and their CPU time
+            servers = rf"median of {FIRST_ANSWER_SERVERS} fresh servers, {figure} ms to {figure} ms"
+            cpu = rf"; server CPU median {figure} ms" if sys.platform == "linux" else ""
+            assert re.match(rf"first after open {figure} ms \({servers}{cpu}\)", row[6]), row
         if sys.platform == "linux":  # read from /proc
             assert re.search(rf"server CPU median {figure} ms", row[6]), row
 

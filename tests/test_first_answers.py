@@ -176,3 +176,25 @@ def test_the_folds_written_a_segment_at_a_time_equal_those_of_the_whole_file_s_b
         found = _turns_of_shared_shapes(document)
         turns, shapes = turns + found[0], shapes + found[1]
     assert turns > shapes + 50  # many turns are written from a shape another turn made
+
+
+@pytest.mark.parametrize(
+    ("comments", "runs"),
+    [
+        ("", []),
+        ("c", []),
+        ("cc", [(0, 1)]),
+        ("cc4c-ccc", [(0, 1), (5, 7)]),
+        ("4c4cc", [(3, 4)]),
+        ("-cc-cc", [(1, 2), (4, 5)]),
+        ("ccccc4", [(0, 4)]),
+    ],
+)
+def test_comment_runs_are_two_or_more_comment_lines_in_a_row(
+    comments: str, runs: list[tuple[int, int]]
+) -> None:
+    """`c` a comment-only line, `4` a line with content, `-` a blank line."""
+    kinds = {"c": symbols.COMMENT, "4": 4, "-": None}
+    template, numbers = symbols._comment_runs([kinds[kind] for kind in comments])
+    found = json.loads(f"[{template % tuple(numbers)}]")
+    assert found == [{"startLine": a, "endLine": b, "kind": "comment"} for a, b in runs]

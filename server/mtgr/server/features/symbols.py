@@ -330,8 +330,11 @@ class _Segment:
             template, places, extra = make(self)
             found = self.templates[key] = (template, _getter(places), extra)
         template, values, extra = found
-        lines = range(start, start + len(self.roles))
-        part = template % values([*lines, *extra] if extra else lines)
+        if not template:  # nothing of it in this reply (most segments hold no comment run)
+            part = ""
+        else:
+            lines = range(start, start + len(self.roles))
+            part = template % values([*lines, *extra] if extra else lines)
         self.last_written[key] = (start, part)
         return part
 
@@ -804,19 +807,17 @@ def _comments(segment: _Segment) -> _Part:
 
 def _comment_runs(roles: list[LineRole]) -> tuple[str, list[int]]:
     """Runs of two or more comment-only lines (a run never crosses a segment's start,
-    which is a turn or a game line)."""
+    which is a turn or a game line), from the comment lines found at C speed (few)."""
     parts: list[str] = []
     numbers: list[int] = []
-    run_start: int | None = None
-    for index in range(len(roles) + 1):
-        comment_only = index < len(roles) and roles[index] is COMMENT
-        if comment_only and run_start is None:
-            run_start = index
-        elif not comment_only and run_start is not None:
-            if index - 1 > run_start:
+    comments = list(compress(count(), map(is_, roles, repeat(COMMENT))))
+    run_start = 0
+    for k in range(1, len(comments) + 1):
+        if k == len(comments) or comments[k] != comments[k - 1] + 1:  # a run ends
+            if k - 1 > run_start:
                 parts.append('{"startLine":%d,"endLine":%d,"kind":"comment"}')
-                numbers += (run_start, index - 1)
-            run_start = None
+                numbers += (comments[run_start], comments[k - 1])
+            run_start = k
     return ",".join(parts), numbers
 
 
