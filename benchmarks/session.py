@@ -533,7 +533,7 @@ BIG_REQUESTS = {
 }
 BIG_REQUEST_RUNS = 3  # each asked so often with nothing changed
 # Fresh servers whose first answers after open are timed: a first answer is one figure a
-# server, and one server's varied by half from one run to the next on this machine.
+# server, and it varies from one server to the next on a shared machine.
 FIRST_ANSWER_SERVERS = 3
 BIG_EDITS = 12  # edits, each followed by the requests
 # After an edit's diagnostics, the requests wait this long, and until the server is idle:
