@@ -37,6 +37,7 @@ from mtgr.rules.state import (
     keyframe_entry,
     loyalty_cost_of,
     new_object,
+    source_controller,
     step_places,
     trigger_place,
 )
@@ -426,6 +427,11 @@ def _moved(
         # chosen anew when it is cast again (CR 400.7); kept as a spell leaves the stack, for
         # the rest of its resolution (CR 608.2b, K344)
         targets=obj.targets if stays or obj.zone == "stack" else (),
+        left_controller=obj.left_controller
+        if stays
+        else obj.controller
+        if obj.zone == "battlefield"
+        else None,
         half=None,
         adventure=False,
         flipped=obj.flipped if stays else False,  # CR 710.4
@@ -778,7 +784,7 @@ def _counters(
 
 def _controller_of(state: GameState, number: int | None) -> str | None:
     obj = state.obj(number) if number is not None else None
-    return (obj.controller or obj.owner) if obj else None
+    return source_controller(state, obj) if obj else None
 
 
 # ---- one function a statement type --------------------------------------------------
@@ -1205,7 +1211,7 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
     obj = _named(_object(state, statement.subject.number, line, source, None), statement.name)
     caster = statement.caster.name if statement.caster else None
     if obj.number in state.commanders and obj.zone == "command":
-        state = _commander_cast(state, obj.number, caster or obj.owner or "")
+        state = _commander_cast(state, obj.number, caster or obj.owner or "", statement.tax)
     if (caster or obj.owner) == state.turn.player:  # for day and night (CR 502.2)
         state = replace(state, spells_this_turn=state.spells_this_turn + 1)
     # CR 708.4; casting with morph or disguise is casting face down (CR 702.37c, 702.168b)
@@ -1229,9 +1235,15 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
     return state.with_object(replace(cast, half=half, adventure=adventure))
 
 
-def _commander_cast(state: GameState, commander: int, caster: str) -> GameState:
-    """Counts a cast from the command zone, for the next cast's tax (CR 903.8)."""
+def _commander_cast(
+    state: GameState, commander: int, caster: str, tax: t.Number | None
+) -> GameState:
+    """Counts a cast from the command zone, for the next cast's tax (CR 903.8); the first
+    after a gap counts the casts its tax shows."""
     count = state.commander_cast_count(commander, caster) + 1
+    if commander in state.commander_casts_unknown:
+        count = (tax.value if tax is not None else 0) // 2 + 1
+        state = replace(state, commander_casts_unknown=state.commander_casts_unknown - {commander})
     casts = tuple(c for c in state.commander_casts if c[:2] != (commander, caster))
     return replace(state, commander_casts=(*casts, (commander, caster, count)))
 
@@ -1570,13 +1582,11 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
         turn.step == "combat-damage"
         and not turn.repeated
         and source not in turn.struck_first
-        and _is_combat_damage(state, statement)
-        and state.resolving is None
-        and not state.stack
+        and _is_combat_damage(state)
     ):
         state = replace(state, turn=replace(turn, struck_first=turn.struck_first | {source}))
     if isinstance(recipient, t.PlayerRef):
-        if source in state.commanders and _is_combat_damage(state, statement):
+        if source in state.commanders and _is_combat_damage(state):
             state = _commander_damage(state, recipient.name, source, amount, line, statement.span)
         pending = PendingDamage(line, source, amount, recipient.name, statement.span)
     else:
@@ -1601,13 +1611,13 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
     return replace(state, pending_damage=(*state.pending_damage, pending))
 
 
-def _is_combat_damage(state: GameState, statement: t.Damage) -> bool:
-    """Damage without a cause in the combat damage step is combat damage (decision 0012),
-    and so is damage that names the effect letting a blocked creature assign it as though
-    it were not blocked (decision 0073)."""
-    if state.turn.step != "combat-damage":
-        return False
-    return statement.cause is None or (state.resolving is None and not state.stack)
+def _is_combat_damage(state: GameState) -> bool:
+    """Damage in the combat damage step is combat damage (decision 0012; also when it names
+    the effect letting a blocked creature assign it as though it were not blocked, decision
+    0073), but damage among the effects of a spell or ability resolving, or once one is on
+    the stack, is not (decision 0012 item 3): a commander's trigger that deals damage after
+    combat damage adds nothing to its commander damage (CR 903.10a)."""
+    return state.turn.step == "combat-damage" and state.resolving is None and not state.stack
 
 
 def _commander_damage(
@@ -1954,6 +1964,7 @@ def _begin_gap(state: GameState, line: LineId) -> GameState:
         searching=None,
         incomplete_since_turn=True,
         incomplete_since_step=True,
+        commander_casts_unknown=frozenset(state.commanders),
     )
 
 

@@ -9,6 +9,7 @@ itself included) whose Oracle text mentions the quality (decision 0050 item 3).
 
 from __future__ import annotations
 
+from mtgr.cards.model import Card, Face
 from mtgr.rules.context import Context
 from mtgr.rules.state import GameObject
 
@@ -32,3 +33,12 @@ def could_be_given(
         if card is not None and any(card.text_mentions(phrase) for phrase in phrases):
             return True
     return False
+
+
+def face_up(card: Card, obj: GameObject) -> Face:
+    """The face whose characteristics a permanent has: the back face of a transformed
+    double-faced card (CR 712.8e), the flipped half of a flip card (CR 710.4), else the
+    front."""
+    if (obj.back_face or obj.flipped) and len(card.faces) > 1:
+        return card.faces[1]
+    return card.front

@@ -80,8 +80,10 @@ class Context:
 
     def card(self, obj: GameObject | None, written: t.Text | None = None) -> Card | None:
         """The card an object is, by its name or the name this line gives it; None without an
-        index, for a hidden object, or for a name the index does not know."""
-        if self.cards is None:
+        index, for a hidden object, for a name the index does not know, or for a face-down
+        object the line does not name (a face-down permanent is a 2/2 creature with no name
+        and no text, whatever its card: CR 708.2a)."""
+        if self.cards is None or (obj is not None and obj.face_down and written is None):
             return None
         name = written.value if written is not None else obj.name if obj is not None else None
         if name is None or (obj is not None and obj.kind is not ObjectKind.CARD):

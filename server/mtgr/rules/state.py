@@ -167,6 +167,9 @@ class ObjectDetails:
     # a spell's or ability's targets as they stood when chosen: (object number, its zone, its
     # last move) or (player name, None, None); a target is illegal once that changed (608.2b)
     targets: tuple[tuple[int | str, str | None, LineId | None], ...] = ()
+    # who controlled it as it left the battlefield, until it moves again: an ability that
+    # triggers on its leaving looks back at it, and is that player's (CR 603.10a, 603.3a)
+    left_controller: str | None = None
 
 
 NO_DETAILS = ObjectDetails()
@@ -483,13 +486,24 @@ def apnap_place(state: GameState, player: str | None) -> int | None:
     return (names.index(player) - names.index(active)) % len(names)
 
 
+def source_controller(state: GameState, obj: GameObject) -> str | None:
+    """Who controls an ability of `obj` (CR 113.8): its controller; for a permanent that
+    left the battlefield in this step, who controlled it then (a "dies" or "leaves" trigger
+    looks back in time, CR 603.10a); else its owner (a card in a graveyard or a hand)."""
+    if obj.controller is not None:
+        return obj.controller
+    if obj.left_controller is not None and obj.entered_moment == state.moment:
+        return obj.left_controller
+    return obj.owner
+
+
 def trigger_place(state: GameState, statement: t.AbilityOf) -> tuple[bool, int] | None:
     """Where a `trigger` line stands in the order of CR 603.3b, from the state before it:
     whether it triggered on another ability triggering (`by #A`, the second part), then its
     controller's place in APNAP order; None when its controller is not known."""
     if statement.source is not None:
         source = state.obj(statement.source.number)
-        controller = (source.controller or source.owner) if source is not None else None
+        controller = source_controller(state, source) if source is not None else None
     elif statement.designation is not None and statement.designation.value == "initiative":
         controller = state.initiative
     else:
@@ -557,6 +571,9 @@ class GameState:
     commander_casts: tuple[
         tuple[int, str, int], ...
     ] = ()  # (commander, caster, casts from command)
+    # commanders that may have been cast in a gap: how often is not known until the next cast
+    # from the command zone, whose tax says it (CR 903.8)
+    commander_casts_unknown: frozenset[int] = EMPTY_SET
     commander_damage: tuple[tuple[str, int, int], ...] = ()  # (player, commander, combat damage)
     # players dealt 21 or more combat damage by one commander, who must lose next (704.6c):
     # (player, commander, damage line, its columns)

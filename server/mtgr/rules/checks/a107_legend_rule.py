@@ -37,6 +37,7 @@ battlefield has lost a line.
 
 from __future__ import annotations
 
+from mtgr.rules.card_facts import face_up
 from mtgr.rules.context import Context
 from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
@@ -64,8 +65,9 @@ def check(ctx: Context, statement: t.Statement) -> None:
     permanents = [obj for obj in state.objects.values() if obj.zone == "battlefield"]
     for obj in permanents:
         card = ctx.card(obj)
-        if card is not None and "Legendary" in card.front.types():
-            legends.setdefault((obj.controller, card.name), []).append(obj)
+        face = face_up(card, obj) if card is not None else None
+        if face is not None and "Legendary" in face.types():
+            legends.setdefault((obj.controller, face.name), []).append(obj)
     doubled = sorted(
         ((key, objs) for key, objs in legends.items() if len(objs) > 1),
         key=lambda item: (item[0][1], item[0][0] or ""),

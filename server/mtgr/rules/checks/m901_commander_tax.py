@@ -4,7 +4,10 @@
 A `cast` of a commander from the command zone whose `tax K` is not 2 for each earlier time
 its caster cast it from the command zone in this game: a second cast with no `tax`, a
 `tax` on the first cast, or a wrong amount. Each partner commander counts only its own
-casts. A cast from any other zone pays no tax and is not checked.
+casts. A cast from any other zone pays no tax and is not checked. After a gap
+(`incomplete`), the record cannot say how often a commander was cast in it: the first
+cast from the command zone after the gap is taken with the tax it states, and the casts
+after it are counted from there.
 
 ## Why
 A commander cast from the command zone costs an additional {2} for each previous time
@@ -60,6 +63,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
     obj = state.obj(statement.subject.number)
     if obj is None or obj.number not in state.commanders or obj.zone != "command":
         return
+    if obj.number in state.commander_casts_unknown:
+        return  # a gap may hide earlier casts: this line's tax says how many there were
     caster = statement.caster.name if statement.caster else obj.owner
     earlier = state.commander_cast_count(obj.number, caster)
     due = 2 * earlier
