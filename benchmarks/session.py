@@ -57,6 +57,7 @@ class Published:
     version: int | None
     count: int
     at: float
+    size: int  # the message's bytes
 
 
 class RawClient:
@@ -71,6 +72,7 @@ class RawClient:
         # when the last response's body had arrived, and how long parsing it took here
         self.answered_at = 0.0
         self.last_parse = 0.0
+        self.publish_parses: list[float] = []  # how long parsing each publish took here
 
     async def start(self) -> None:
         self.process = await asyncio.create_subprocess_exec(
@@ -106,10 +108,11 @@ class RawClient:
             if "method" in message and "id" in message:  # a request from the server
                 self._send({"jsonrpc": "2.0", "id": message["id"], "result": None})
             elif message.get("method") == "textDocument/publishDiagnostics":
+                self.publish_parses.append(parsed - arrived)
                 params = message["params"]
                 queue = self.published.setdefault(params["uri"], asyncio.Queue())
                 queue.put_nowait(
-                    Published(params.get("version"), len(params["diagnostics"]), arrived)
+                    Published(params.get("version"), len(params["diagnostics"]), arrived, length)
                 )
             elif "id" in message and message["id"] in self._pending:
                 self.last_size = length
@@ -450,6 +453,7 @@ class SessionResult:
     diagnostics_at_end: int = 0
     peak_memory_mb: float = 0.0
     complete: list[float] = field(default_factory=list)  # to the diagnostics with the version
+    sizes: list[int] = field(default_factory=list)  # of those publishes, in bytes
 
     @property
     def all(self) -> list[float]:
@@ -471,6 +475,7 @@ async def run_session(command: tuple[str, ...], text: str, edits: list[Edit]) ->
         if published.version is None:  # what the user sees came first: wait for the rest
             published = await client.diagnostics_for(uri, version)
         result.complete.append(published.at - start)
+        result.sizes.append(published.size)
         result.diagnostics_at_end = published.count
     result.peak_memory_mb = client.peak_memory_mb()
     await client.stop()
@@ -479,11 +484,20 @@ async def run_session(command: tuple[str, ...], text: str, edits: list[Edit]) ->
 
 BURST_KEYS = 20
 BURST_GAP = 0.04  # seconds between keys: a fast typist
+BURSTS = 5  # each at another line, in a server of its own: one burst's lag varies a lot
 
 
-async def run_burst(command: tuple[str, ...], text: str, seed: int) -> float:
+@dataclass
+class Burst:
+    lag: float  # from the last key to its diagnostics' arrival
+    parse: float  # the client's median time to parse a publish meanwhile
+
+
+async def run_burst(command: tuple[str, ...], text: str, seed: int) -> Burst:
     """Types a line of BURST_KEYS characters, a key every BURST_GAP seconds, without waiting
-    for diagnostics; returns how long after the last key its diagnostics arrived."""
+    for diagnostics: how long after the last key its diagnostics arrived. The client
+    parses every publish before it reads the next, as an editor does: where each takes
+    longer than a key, publishes queue up behind it."""
     client = RawClient(command)
     await client.start()
     uri = "file:///bench/burst.mtgr"
@@ -505,7 +519,11 @@ async def run_burst(command: tuple[str, ...], text: str, seed: int) -> float:
         client.change(uri, version, mirror.edit(at, at, model[column]))
     published = await client.diagnostics_for(uri, version)
     await client.stop()
-    return published.at - last_key
+    return Burst(published.at - last_key, statistics.median(client.publish_parses))
+
+
+async def run_bursts(command: tuple[str, ...], text: str, seed: int, count: int) -> list[Burst]:
+    return [await run_burst(command, text, seed + k) for k in range(count)]
 
 
 @dataclass
@@ -663,6 +681,16 @@ def ms(value: float) -> str:
     return f"{milliseconds:.1f} ms" if milliseconds < 100 else f"{milliseconds:.0f} ms"
 
 
+def megabytes(size: int) -> str:
+    return f"{size / 1e6:.1f} MB" if size >= 100_000 else f"{size / 1e3:.0f} KB"
+
+
+def sending(size: int) -> tuple[str, ...]:
+    """The floor publishing about `size` bytes of diagnostics each time (benchmarks/floor.py):
+    what moving mtgr's publishes costs alone, where they are megabytes."""
+    return (*FLOOR, "--publish-bytes", str(size))
+
+
 def _ratio(mine: float, floor: float) -> str:
     return f"{mine / floor:.0f} times" if floor > 0 else "no floor"
 
@@ -670,10 +698,14 @@ def _ratio(mine: float, floor: float) -> str:
 SessionRow = tuple[str, str, str, str, str, str, str]
 
 
+def median_and_p95(times: list[float]) -> str:
+    return f"{ms(statistics.median(times))} / {ms(percentile(times, 0.95))}"
+
+
 def _figures(mine: list[float], floor: list[float]) -> tuple[str, str, str]:
     return (
-        f"{ms(statistics.median(mine))} / {ms(percentile(mine, 0.95))}",
-        f"{ms(statistics.median(floor))} / {ms(percentile(floor, 0.95))}",
+        median_and_p95(mine),
+        median_and_p95(floor),
         _ratio(statistics.median(mine), statistics.median(floor)),
     )
 
@@ -685,6 +717,7 @@ async def measure(
     burst_sizes: tuple[int, ...],
     records: tuple[str, ...] = tuple(RECORDS),
     detail_size: int | None = None,
+    burst_count: int = BURSTS,
 ) -> tuple[list[SessionRow], list[SessionRow], list[SessionRow]]:
     """Sessions on every record kind given and size (per-edit-kind rows at `detail_size`,
     by default the middle size), bursts, and the big requests (none without `big_lines`);
@@ -699,13 +732,17 @@ async def measure(
             script = session(text, edits, seed=size)
             mine = await run_session(MTGR, text, script)
             floor = await run_session(FLOOR, text, script)
+            sent = round(statistics.median(mine.sizes))
+            alike = await run_session(sending(sent), text, script)
             label = f"{record}, {size:,} lines"
             notes = (
                 f"{text.count(chr(10)):,} lines (whole games); "
                 f"{mine.diagnostics_at_open:,} diagnostics at open, "
                 f"{mine.diagnostics_at_end:,} at the end; peak {mine.peak_memory_mb:.0f} MB; "
                 f"complete: median {ms(statistics.median(mine.complete))}, "
-                f"p95 {ms(percentile(mine.complete, 0.95))}"
+                f"p95 {ms(percentile(mine.complete, 0.95))}; "
+                f"the floor sending as many bytes ({megabytes(sent)} a publish): "
+                f"{median_and_p95(alike.all)}"
             )
             sessions.append(
                 (label, "all edits", str(len(script)), *_figures(mine.all, floor.all), notes)
@@ -723,17 +760,23 @@ async def measure(
                             )
                         )
             if size in burst_sizes:
-                lag = await run_burst(MTGR, text, seed=size)
-                floor_lag = await run_burst(FLOOR, text, seed=size)
+                typed = await run_bursts(MTGR, text, size, burst_count)
+                lags = [burst.lag for burst in typed]
+                floor_lags = [
+                    burst.lag for burst in await run_bursts(FLOOR, text, size, burst_count)
+                ]
+                alike = await run_bursts(sending(sent), text, size, burst_count)
+                alike_lags = [burst.lag for burst in alike]
+                parse = statistics.median(burst.parse for burst in typed)
                 bursts.append(
                     (
                         label,
                         f"{BURST_KEYS} keys, {BURST_GAP * 1000:.0f} ms apart",
-                        "1",
-                        ms(lag),
-                        ms(floor_lag),
-                        _ratio(lag, floor_lag),
-                        "diagnostics for the last key, after it",
+                        str(burst_count),
+                        *_figures(lags, floor_lags),
+                        f"diagnostics for the last key, after it; the client parsed a publish "
+                        f"in {ms(parse)} (median); the floor sending as many bytes: "
+                        f"{median_and_p95(alike_lags)}",
                     )
                 )
     if big_lines is None:

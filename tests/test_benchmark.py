@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-from benchmarks.session import BIG_REQUESTS, FIRST_ANSWER_SERVERS, KINDS, assembled
+from benchmarks.floor import diagnostics_of_about
+from benchmarks.session import (
+    BIG_REQUESTS,
+    FIRST_ANSWER_SERVERS,
+    KINDS,
+    RawClient,
+    assembled,
+    sending,
+)
 
 from mtgr.check import check_text
 
@@ -23,7 +33,7 @@ def test_the_assembled_record_checks_clean() -> None:
 def test_the_benchmark_drives_the_server_and_writes_every_row(tmp_path: Path) -> None:
     out = tmp_path / "benchmarks.md"
     command = [sys.executable, "-m", "benchmarks.run", "--edits", "6", "--lines", "300,600"]
-    command += ["--session-edits", "8", "--session-lines", "300,600,900"]
+    command += ["--session-edits", "8", "--session-lines", "300,600,900", "--bursts", "2"]
     subprocess.run([*command, "--out", str(out)], cwd=ROOT, check=True, timeout=900)
     report = out.read_text(encoding="utf-8")
     measures, sessions, bursts, requests = _tables(report)
@@ -58,13 +68,19 @@ def test_the_benchmark_drives_the_server_and_writes_every_row(tmp_path: Path) ->
             [row] = [r for r in sessions if r[1] == "all edits" and _size(r[0], record) == size]
             assert row[2] == "8" and re.fullmatch(timing, row[3]) and re.fullmatch(timing, row[4])
             assert re.fullmatch(rf"{figure} times", row[5]) and "diagnostics at open" in row[6]
+            bytes_floor = rf"the floor sending as many bytes \({figure} [KM]B a publish\): {timing}"
+            assert re.search(bytes_floor, row[6]), row
     for record in records:  # per edit kind at the middle size
         kinds = {r[1] for r in sessions if _size(r[0], record) == 600} - {"all edits"}
         assert kinds and kinds <= set(KINDS), kinds
     assert {(r[0].split(",")[0], _size(r[0], r[0].split(",")[0])) for r in bursts} == {
         (record, size) for record in records for size in (600, 900)
     }
-    assert all(re.fullmatch(rf"{figure} ms", r[3]) for r in bursts)
+    for row in bursts:  # several bursts, against both floors; the client's parse apart
+        assert row[2] == "2" and re.fullmatch(timing, row[3]), row
+        assert re.fullmatch(timing, row[4]), row
+        parse = rf"the client parsed a publish in {figure} ms \(median\)"
+        assert re.search(rf"{parse}; the floor sending as many bytes: {timing}$", row[6]), row
     assert [r[1] for r in requests] == [
         f"{name}, {when}" for name in BIG_REQUESTS for when in ("nothing changed", "after an edit")
     ]
@@ -79,6 +95,27 @@ def test_the_benchmark_drives_the_server_and_writes_every_row(tmp_path: Path) ->
             assert re.match(rf"first after open {figure} ms \({servers}{cpu}\)", row[6]), row
         if sys.platform == "linux":  # read from /proc
             assert re.search(rf"server CPU median {figure} ms", row[6]), row
+
+
+def test_the_floor_sends_diagnostics_of_the_size_asked() -> None:
+    """The floor that mtgr's as-is rows are read against sends as many bytes as mtgr did:
+    within one diagnostic of the size asked, to the version's document, and as valid JSON."""
+    one = len(diagnostics_of_about(10_000)) - len(diagnostics_of_about(9_000))
+    for size in (0, 2, 5_000, 1_000_000):
+        assert abs(len(diagnostics_of_about(size)) - size) <= one, size
+        assert isinstance(json.loads(diagnostics_of_about(size)), list)
+
+    async def published() -> list[tuple[int | None, int, int]]:
+        client = RawClient(sending(300_000))
+        await client.start()
+        client.open("file:///a.mtgr", "mtgr 1\n")
+        client.change("file:///a.mtgr", 1, {"text": "mtgr 1\n\n"})
+        found = [await client.diagnostics_for("file:///a.mtgr", v) for v in (0, 1)]
+        await client.stop()
+        return [(p.version, p.count, p.size) for p in found]
+
+    for version, (got_version, count, size) in enumerate(asyncio.run(published())):
+        assert got_version == version and count > 100 and abs(size - 300_000) < one + 200
 
 
 def _tables(report: str) -> list[list[list[str]]]:
