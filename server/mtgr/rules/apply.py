@@ -1003,6 +1003,7 @@ def _leave_game(state: GameState, name: str, line: LineId) -> GameState:
     """A player leaves a game that goes on (CR 800.4a): what they own leaves with them,
     their spells and abilities cease to exist, control they took of others' objects ends."""
     objects = state.objects  # the working state's table, changed in place (see GameState)
+    gone = []
     for number, obj in list(objects.items()):
         if obj.zone == GONE:
             continue
@@ -1014,10 +1015,13 @@ def _leave_game(state: GameState, name: str, line: LineId) -> GameState:
                 last_moved=line,
                 gone_by=f"taken out of the game as {name} left it (CR 800.4a)",
             )
+            gone.append(number)
         elif obj.controller == name and obj.zone == "battlefield":
             objects[number] = replace(obj, controller=obj.owner)
     stack = tuple(n for n in state.stack if objects[n].zone == "stack")
     state = replace(state, stack=stack)
+    for number in gone:  # an Aura of theirs leaves what it enchants, and theirs lose theirs
+        state = _detach(state, number)
     if name in (state.monarch, state.initiative):
         heir = _heir(state, name)
         if state.monarch == name:

@@ -42,7 +42,7 @@ step upkeep
 from mtgr.rules.context import Context
 from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import Stage, trigger_place
+from mtgr.rules.state import GameState, Stage, trigger_place
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -73,10 +73,11 @@ def check(ctx: Context, statement: t.Statement) -> None:
             "on the stack before those that trigger on another ability triggering"
         )
     else:
+        now, above = _player_at(state, place[1]), _player_at(state, previous[1])
         problem = (
-            "its controller comes earlier in APNAP order than the controller of the "
-            "ability above, and each player puts their abilities on the stack in APNAP "
-            "order, the active player's first"
+            f"its controller, {now}, comes earlier in APNAP order than {above}, whose "
+            "ability is above it, and each player puts their abilities on the stack in "
+            "APNAP order, the active player's first"
         )
     ctx.report(
         RULE,
@@ -85,3 +86,10 @@ def check(ctx: Context, statement: t.Statement) -> None:
         "another ability triggering, `by` that ability",
         statement.verb.span,
     )
+
+
+def _player_at(state: GameState, place: int) -> str:
+    """The player at a place in APNAP order (`apnap_place` the other way)."""
+    names = state.player_names()
+    active = state.turn.player
+    return names[(names.index(active) + place) % len(names)] if active in names else "?"
