@@ -4,7 +4,8 @@ A printed characteristic is only where a rule starts: effects, other permanents 
 card's own abilities can give an object haste, flash or a creature type. A card-aware rule
 therefore stays silent whenever something the lines show could have changed what it reads:
 a lasting effect on the object or on no object in particular, or a permanent (the object
-itself included) whose Oracle text mentions the quality (decision 0050 item 3).
+itself included) whose Oracle text mentions the quality (decision 0050 item 3), or one whose
+text is not its printed card's (a clone, a melded permanent).
 """
 
 from __future__ import annotations
@@ -32,6 +33,10 @@ def could_be_given(
         card = ctx.card(other)
         if card is not None and any(card.text_mentions(phrase) for phrase in phrases):
             return True
+        if card is None and other is not obj and other.name is not None and ctx.cards:
+            printed = ctx.cards.lookup(other.name)
+            if printed is not None and ctx.wears_another_card(other, printed):
+                return True  # a clone or a melded permanent: its text is not on the lines
     return False
 
 

@@ -38,6 +38,10 @@ class Finding:
     related: tuple[Related, ...] = ()
 
 
+# Oracle words of a permanent that takes on another's characteristics (CR 707.5)
+BECOMES_A_COPY = ("as a copy of", "becomes a copy of", "become a copy of")
+
+
 class Context:
     """The state before a line, the line itself, the findings it has produced so far, and
     the card index when there is one (card-aware rules stay silent without it)."""
@@ -80,15 +84,36 @@ class Context:
 
     def card(self, obj: GameObject | None, written: t.Text | None = None) -> Card | None:
         """The card an object is, by its name or the name this line gives it; None without an
-        index, for a hidden object, for a name the index does not know, or for a face-down
+        index, for a hidden object, for a name the index does not know, for a face-down
         object the line does not name (a face-down permanent is a 2/2 creature with no name
-        and no text, whatever its card: CR 708.2a)."""
+        and no text, whatever its card: CR 708.2a), and for a permanent whose printed card
+        may not be what it is (`wears_another_card`) that the line does not name."""
         if self.cards is None or (obj is not None and obj.face_down and written is None):
             return None
         name = written.value if written is not None else obj.name if obj is not None else None
         if name is None or (obj is not None and obj.kind is not ObjectKind.CARD):
             return None
-        return self.cards.lookup(name)
+        card = self.cards.lookup(name)
+        if card is not None and written is None and obj is not None:
+            if self.wears_another_card(obj, card):
+                return None
+        return card
+
+    def wears_another_card(self, obj: GameObject, card: Card) -> bool:
+        """Whether a permanent may have characteristics its printed card does not give, which
+        the lines do not say: a melded permanent has only those of its pair's combined back
+        face (CR 712.8g), and a clone or shapeshifter those of what it copies (CR 707.2,
+        707.5), whether its own text or a lasting effect made it a copy."""
+        if obj.zone != "battlefield":
+            return False
+        if obj.melded_with is not None:
+            return True
+        if any(card.text_mentions(words) for words in BECOMES_A_COPY):
+            return True
+        return any(
+            effect.on == obj.number and "copy" in effect.text.casefold()
+            for effect in self.state.effects
+        )
 
     def where(self, obj: GameObject) -> tuple[Related, ...]:
         """Related locations for an object: where it was introduced and where it last moved."""

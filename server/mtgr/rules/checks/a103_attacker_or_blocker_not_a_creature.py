@@ -58,6 +58,7 @@ BECOMES_A_CREATURE = (
     "are creatures",
     "artifact creature",
     "in addition to its other types",
+    "that's still a",  # "is a 4/4 ... creature ... that's still a planeswalker"
 )
 
 
