@@ -467,7 +467,9 @@ def _moved(
         state = _end_effects_of(state, obj, left_battlefield=obj.zone == "battlefield")
         if obj.number in state.turn.loyalty_used:  # a new object may activate again (CR 400.7)
             turn = state.turn
-            state = replace(state, turn=replace(turn, loyalty_used=turn.loyalty_used - {obj.number}))
+            state = replace(
+                state, turn=replace(turn, loyalty_used=turn.loyalty_used - {obj.number})
+            )
         if obj.melded_with is not None:
             state = _unmeld(state, obj.melded_with, new_zone, line)
     return state

@@ -94,9 +94,8 @@ class Context:
         if name is None or (obj is not None and obj.kind is not ObjectKind.CARD):
             return None
         card = self.cards.lookup(name)
-        if card is not None and written is None and obj is not None:
-            if self.wears_another_card(obj, card):
-                return None
+        if written is None and obj is not None and card is not None:
+            return None if self.wears_another_card(obj, card) else card
         return card
 
     def wears_another_card(self, obj: GameObject, card: Card) -> bool:
