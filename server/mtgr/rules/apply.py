@@ -418,6 +418,7 @@ def _moved(
         tapped_at=obj.tapped_at if stays else None,
         counters=obj.counters if stays else (),
         control_effects=obj.control_effects if stays else (),
+        control_given=obj.control_given and stays,
         damage=obj.damage if stays else 0,
         deathtouch=obj.deathtouch if stays else None,
         loyalty_gone=obj.loyalty_gone if stays else None,
@@ -1005,14 +1006,16 @@ def _(statement: t.JudgeEvent, state: GameState, line: LineId) -> GameState:
 
 
 def _leave_game(state: GameState, name: str, line: LineId) -> GameState:
-    """A player leaves a game that goes on (CR 800.4a): what they own leaves with them,
-    their spells and abilities cease to exist, control they took of others' objects ends."""
+    """A player leaves a game that goes on (CR 800.4a, decision 0084): what they own leaves
+    with them, control effects gave them ends, their abilities and copies on the stack
+    cease to exist, and what they still control is exiled."""
     objects = state.objects  # the working state's table, changed in place (see GameState)
     gone = []
     for number, obj in list(objects.items()):
         if obj.zone == GONE:
             continue
-        if obj.owner == name or (obj.zone == "stack" and obj.controller == name):
+        ceases = obj.zone == "stack" and obj.controller == name and obj.kind is not ObjectKind.CARD
+        if obj.owner == name or ceases:
             objects[number] = replace(
                 obj,
                 zone=GONE,
@@ -1021,12 +1024,20 @@ def _leave_game(state: GameState, name: str, line: LineId) -> GameState:
                 gone_by=f"taken out of the game as {name} left it (CR 800.4a)",
             )
             gone.append(number)
-        elif obj.controller == name and obj.zone == "battlefield":
-            objects[number] = replace(obj, controller=obj.owner)
     stack = tuple(n for n in state.stack if objects[n].zone == "stack")
     state = replace(state, stack=stack)
     for number in gone:  # an Aura of theirs leaves what it enchants, and theirs lose theirs
         state = _detach(state, number)
+    state = _end_control(state, lambda effect: _gives_control_to(state, effect, name))
+    for obj in list(state.objects.values()):
+        if obj.controller != name or obj.zone not in ("battlefield", "stack"):
+            continue
+        if obj.zone == "battlefield" and (obj.control_given or obj.controlled_since is None):
+            # a `control` line without a duration, or a permanent whose arrival the lines do
+            # not show: control most likely came from an effect, and goes back to the owner
+            state = state.with_object(replace(_out_of_combat(obj), controller=obj.owner))
+        else:
+            state = _moved(state, obj, "exile", line)
     if name in (state.monarch, state.initiative):
         heir = _heir(state, name)
         if state.monarch == name:
@@ -1034,6 +1045,19 @@ def _leave_game(state: GameState, name: str, line: LineId) -> GameState:
         if state.initiative == name:
             state = replace(state, initiative=heir)
     return state
+
+
+def _gives_control_to(state: GameState, effect: ControlEffect, name: str) -> bool:
+    """Whether a control-changing effect gave the player control: the player who had it
+    after the effect, before any later one (decision 0021)."""
+    for number in state.control_changed:
+        obj = state.objects[number]
+        effects = obj.control_effects
+        if effect in effects:
+            i = effects.index(effect)
+            after = effects[i + 1].previous if i + 1 < len(effects) else obj.controller
+            return after == name
+    return False
 
 
 def _heir(state: GameState, leaving: str) -> str | None:
@@ -1765,7 +1789,7 @@ def _(statement: t.Control, state: GameState, line: LineId) -> GameState:
         )
         effects = (*effects, effect)
         state = replace(state, control_changed=state.control_changed | {obj.number})
-    updated = replace(obj, controller=controller, control_effects=effects)
+    updated = replace(obj, controller=controller, control_effects=effects, control_given=True)
     if controller != obj.controller:
         updated = replace(_out_of_combat(updated), ring_bearer=False)  # CR 506.4, 701.54a
     return state.with_object(updated)

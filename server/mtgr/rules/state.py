@@ -124,8 +124,11 @@ class ObjectDetails:
     entered_attacking: bool = False
     blocked: bool = False
     blocking: tuple[int, ...] = ()
-    # control-changing effects with a duration, oldest first (decision 0021)
+    # control-changing effects with a duration, oldest first (decision 0021), and whether a
+    # `control` line changed who controls it since it entered: control an effect gave ends
+    # as its holder leaves the game, control it entered with does not (decision 0084)
     control_effects: tuple[ControlEffect, ...] = ()
+    control_given: bool = False
     # what it is attached to (a permanent's number or a player's name, decision 0023), and
     # whether it became unattached because that left the battlefield (CR 704.5m, 704.5n)
     attached_to: int | str | None = None
