@@ -162,8 +162,9 @@ def is_event_after_end(state: GameState, statement: t.Statement) -> bool:
     """A line recording something that happens, in a game that is over (CR 104.1).
 
     Not events: `game N`, headers, markers, keyframe entries, the match result,
-    sideboarding (which P509 places after the next `game N` line) and a judge's lines,
-    which are tournament events (decision 0033). A `win` of the player left
+    sideboarding (which P509 places after the next `game N` line), a judge's lines,
+    which are tournament events (decision 0033), and moves `by sba` straight after the
+    end, performed with the loss that ended the game. A `win` of the player left
     is one: that player won without a line of their own (decision 0003 item 11)."""
     if state.stage is not Stage.OVER:
         return False
@@ -178,7 +179,13 @@ def is_event_after_end(state: GameState, statement: t.Statement) -> bool:
     )
     if isinstance(statement, (t.Designation, t.DayNight, t.Venture)):
         return not keyframe_entry(state, statement)  # entries of a keyframe (0060, 0063)
+    if state.after_end is None and isinstance(statement, t.Move) and _by_sba(statement):
+        return False  # performed in the same event as the loss that ended it (CR 704.3)
     return not isinstance(statement, (*quiet, t.SnapshotObject, t.SnapshotPlayer))
+
+
+def _by_sba(statement: t.Statement) -> bool:
+    return statement.cause is not None and isinstance(statement.cause.agent, t.Sba)
 
 
 # ---- bookkeeping around every statement ---------------------------------------------
@@ -269,8 +276,7 @@ def at_sba_time(statement: t.Statement) -> bool:
     the damage's results, other state-based actions, a player leaving, the game's end."""
     if isinstance(statement, (*_RESULTS, t.PlayerAction, t.GameDrawn)):
         return True
-    agent = statement.cause.agent if statement.cause is not None else None
-    return isinstance(statement, t.Move) and isinstance(agent, t.Sba)
+    return isinstance(statement, t.Move) and _by_sba(statement)
 
 
 _NEW_MOMENT = (t.Turn, t.PhaseOrStep, t.Marker, t.GameStart)
@@ -341,8 +347,7 @@ def _gives_cleanup_priority(statement: t.Statement) -> bool:
     """A trigger or a state-based action in a cleanup step: players get priority (514.3a)."""
     if isinstance(statement, t.AbilityOf):
         return statement.verb.value == "trigger"
-    cause = statement.cause
-    return cause is not None and isinstance(cause.agent, t.Sba)
+    return _by_sba(statement)
 
 
 def _entered_by(statement: t.Statement, state: GameState) -> bool:

@@ -5,7 +5,10 @@ The first line after the end of a game (the last opponent conceded or lost, or a
 won) that records something happening: a turn, a step, an object or player statement,
 a `win` for the player left. A `game N` line starts the next game of the match, and a
 keyframe may still show the final state. Only the first such line is reported: a
-missing `game N` line would otherwise mark every line below it.
+missing `game N` line would otherwise mark every line below it. Moves `by sba` straight
+after the loss that ended the game are not reported: state-based actions are performed as
+one event (CR 704.3). A `lose by sba` of the player left is, with a message that says how
+a draw is written: when all the players left lose at once, the game is a draw.
 
 ## Why
 A game ends immediately when a player wins, when it is a draw, or when it is restarted
@@ -32,6 +35,8 @@ game 2
 - CR 104.1: "A game ends immediately when a player wins, when the game is a draw, or when the game is restarted."
 - CR 104.2a: "A player still in the game wins the game if that player's opponents have all left the game. This happens immediately and overrides all effects that would preclude that player from winning the game."
 - CR 104.3a: "A player can concede the game at any time. A player who concedes leaves the game immediately. That player loses the game."
+- CR 104.4a: "If all the players remaining in a game lose simultaneously, the game is a draw."
+- CR 704.3: "then performs all applicable state-based actions simultaneously as a single event."
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ from __future__ import annotations
 from mtgr.rules.apply import is_event_after_end
 from mtgr.rules.context import Context, Related
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import Stage
+from mtgr.rules.state import GameState, Stage
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -47,7 +52,7 @@ RULE = define(
     "Event after the game ended",
     severity=Severity.ERROR,
     decisions=("0003.8", "0003.10", "0003.11"),
-    cr=("104.1", "104.2a", "104.3a"),
+    cr=("104.1", "104.2a", "104.3a", "104.4a", "704.3"),
     doc=__doc__,
 )
 
@@ -62,10 +67,26 @@ def check(ctx: Context, statement: t.Statement) -> None:
         if state.ended_line is not None
         else ()
     )
-    ctx.report(
-        RULE,
-        f"game {state.game} is over: nothing happens in it after it ends (CR 104.1); "
-        f"remove this line, or start the next game with `game {state.game + 1}` above it",
-        statement.verb.span,
-        related=related,
+    if _lost_with_the_others(state, statement):
+        message = (
+            f"game {state.game} ended as {state.result} was left alone in it; if "
+            f"{state.result} lost in the same state-based actions, all lost at once and the "
+            "game is a draw (CR 104.4a): write `game drawn by sba` in place of the `lose` lines"
+        )
+    else:
+        message = (
+            f"game {state.game} is over: nothing happens in it after it ends (CR 104.1); "
+            f"remove this line, or start the next game with `game {state.game + 1}` above it"
+        )
+    ctx.report(RULE, message, statement.verb.span, related=related)
+
+
+def _lost_with_the_others(state: GameState, statement: t.Statement) -> bool:
+    """`"P" lose by sba` straight after the others' losses ended the game, by its winner."""
+    return (
+        isinstance(statement, t.PlayerAction)
+        and statement.verb.value == "lose"
+        and statement.cause is not None
+        and isinstance(statement.cause.agent, t.Sba)
+        and statement.subject.name == state.result
     )
