@@ -1176,6 +1176,10 @@ def _(statement: t.Move, state: GameState, line: LineId) -> GameState:
     destination = statement.destination
     zone = destination.zone.value
     controller = destination.player.name if destination.player and zone == "battlefield" else None
+    if source == "battlefield" != zone and any(
+        r.number == obj.number for r in statement.replacements
+    ):
+        state = _umbra_armor(state, obj)
     state = _moved(
         state,
         obj,
@@ -1203,6 +1207,16 @@ def _(statement: t.Move, state: GameState, line: LineId) -> GameState:
         if player is not None and _cause_object(statement) is None:
             state = state.with_player(replace(player, bottomed=player.bottomed + 1))
     return _note_opening_action(state, statement)
+
+
+def _umbra_armor(state: GameState, aura: GameObject) -> GameState:
+    """An Aura that leaves the battlefield by its own replacement effect, attached to a
+    permanent, took the place of that permanent's destruction: its damage is removed
+    (decision 0085, CR 702.89a)."""
+    host = state.obj(aura.attached_to) if isinstance(aura.attached_to, int) else None
+    if host is None or host.zone != "battlefield":
+        return state
+    return state.with_object(replace(host, damage=0, deathtouch=None))
 
 
 def _player(place: t.Place | None) -> str | None:
