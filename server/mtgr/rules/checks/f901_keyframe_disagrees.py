@@ -14,7 +14,9 @@ night (`"P" monarch`, `day`), the room of a player's venture marker (`"P" ventur
 `end`, each object in a hand, on the battlefield, in a graveyard, in
 exile, on the stack or in the command zone, and each tracked library card, that the
 keyframe leaves out, and each player's life, tracked library size and counters, each
-designation and day or night that it leaves out. One finding for each fact.
+designation and day or night that it leaves out; not for a player who has left the game,
+whose entries are compared when the keyframe has them (decision 0086). One finding for
+each fact.
 
 ## Why
 A keyframe is a snapshot of the whole state that the checker compares with its
@@ -58,6 +60,8 @@ end
 - Decision 0062 item 6: a keyframe lists the Ring's temptations and the Ring-bearer.
 - Decision 0064 item 4: a keyframe entry shows a flipped permanent with `flipped`.
 - Decision 0065 item 4: a keyframe entry shows a melded permanent with `melded #M`.
+- Decision 0086 items 1 and 2: a player who has left the game needs no entries; those given
+  are compared.
 - CR 400.1: "A zone is a place where objects can be during a game."
 - CR 110.5: "A permanent's status is its physical state."
 """
@@ -95,6 +99,8 @@ RULE = define(
         "0062.6",
         "0064.4",
         "0065.4",
+        "0086.1",
+        "0086.2",
     ),
     cr=("400.1", "110.5"),
     doc=__doc__,
@@ -501,6 +507,8 @@ def check_end(ctx: Context, statement: t.Statement) -> None:
     for player in state.players:
         if state.declared and player.name not in state.declared:
             continue  # N102 reports the name
+        if player.lost:
+            continue  # no longer in the game: nothing of theirs to list (decision 0086)
         for key, words, entry in _player_facts(player):
             if (player.name, key) not in listed:
                 ctx.report(
