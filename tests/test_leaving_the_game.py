@@ -8,7 +8,7 @@ from mtgr.rules.state import GONE
 from mtgr.rules.walk import walk
 from mtgr.syntax.document import Document
 
-GAME = """mtgr 0.4
+THREE_PLAYERS_ON_CAROLS_TURN = """mtgr 0.4
 player "Alice"
 player "Bob"
 player "Carol"
@@ -16,7 +16,9 @@ perspective all
 incomplete
 turn 9 "Carol"
 phase main
-#1 new card "Control Magic" battlefield "Carol"
+"""
+
+GAME = THREE_PLAYERS_ON_CAROLS_TURN + """#1 new card "Control Magic" battlefield "Carol"
 #2 new card "Grizzly Bears" battlefield "Carol" owner "Alice"
 #3 new card "Llanowar Elves" battlefield "Carol"
 #4 new card "Rancor" battlefield "Bob"
@@ -44,15 +46,7 @@ def test_what_the_leaving_player_owns_is_attached_to_nothing() -> None:
     assert state.attached == frozenset()
 
 
-LEAVING_WITH_OTHERS_OBJECTS = """mtgr 0.4
-player "Alice"
-player "Bob"
-player "Carol"
-perspective all
-incomplete
-turn 9 "Carol"
-phase main
-#10 new card "Griselbrand" graveyard "Alice"
+LEAVING_WITH_OTHERS_OBJECTS = THREE_PLAYERS_ON_CAROLS_TURN + """#10 new card "Griselbrand" graveyard "Alice"
 #11 new card "Reanimate" hand "Carol"
 #12 new card "Goblin Guide" battlefield "Bob"
 #13 new card "Act of Treason" hand "Carol"
