@@ -18,7 +18,9 @@ turn 9 "Carol"
 phase main
 """
 
-GAME = THREE_PLAYERS_ON_CAROLS_TURN + """#1 new card "Control Magic" battlefield "Carol"
+GAME = (
+    THREE_PLAYERS_ON_CAROLS_TURN
+    + """#1 new card "Control Magic" battlefield "Carol"
 #2 new card "Grizzly Bears" battlefield "Carol" owner "Alice"
 #3 new card "Llanowar Elves" battlefield "Carol"
 #4 new card "Rancor" battlefield "Bob"
@@ -33,6 +35,7 @@ keyframe
 end
 "Carol" concede
 """
+)
 
 
 def test_what_the_leaving_player_owns_is_attached_to_nothing() -> None:
@@ -46,7 +49,9 @@ def test_what_the_leaving_player_owns_is_attached_to_nothing() -> None:
     assert state.attached == frozenset()
 
 
-LEAVING_WITH_OTHERS_OBJECTS = THREE_PLAYERS_ON_CAROLS_TURN + """#10 new card "Griselbrand" graveyard "Alice"
+LEAVING_WITH_OTHERS_OBJECTS = (
+    THREE_PLAYERS_ON_CAROLS_TURN
+    + """#10 new card "Griselbrand" graveyard "Alice"
 #11 new card "Reanimate" hand "Carol"
 #12 new card "Goblin Guide" battlefield "Bob"
 #13 new card "Act of Treason" hand "Carol"
@@ -78,6 +83,7 @@ end
 #15 pay life 7
 "Carol" concede
 """
+)
 
 
 def test_what_the_leaving_player_still_controls_is_exiled() -> None:
