@@ -179,12 +179,13 @@ def is_event_after_end(state: GameState, statement: t.Statement) -> bool:
     )
     if isinstance(statement, (t.Designation, t.DayNight, t.Venture)):
         return not keyframe_entry(state, statement)  # entries of a keyframe (0060, 0063)
-    if state.after_end is None and isinstance(statement, t.Move) and _by_sba(statement):
+    if state.after_end is None and isinstance(statement, t.Move) and by_sba(statement):
         return False  # performed in the same event as the loss that ended it (CR 704.3)
     return not isinstance(statement, (*quiet, t.SnapshotObject, t.SnapshotPlayer))
 
 
-def _by_sba(statement: t.Statement) -> bool:
+def by_sba(statement: t.Statement) -> bool:
+    """Whether the line's cause is `by sba`."""
     return statement.cause is not None and isinstance(statement.cause.agent, t.Sba)
 
 
@@ -276,7 +277,7 @@ def at_sba_time(statement: t.Statement) -> bool:
     the damage's results, other state-based actions, a player leaving, the game's end."""
     if isinstance(statement, (*_RESULTS, t.PlayerAction, t.GameDrawn)):
         return True
-    return isinstance(statement, t.Move) and _by_sba(statement)
+    return isinstance(statement, t.Move) and by_sba(statement)
 
 
 _NEW_MOMENT = (t.Turn, t.PhaseOrStep, t.Marker, t.GameStart)
@@ -347,7 +348,7 @@ def _gives_cleanup_priority(statement: t.Statement) -> bool:
     """A trigger or a state-based action in a cleanup step: players get priority (514.3a)."""
     if isinstance(statement, t.AbilityOf):
         return statement.verb.value == "trigger"
-    return _by_sba(statement)
+    return by_sba(statement)
 
 
 def _entered_by(statement: t.Statement, state: GameState) -> bool:

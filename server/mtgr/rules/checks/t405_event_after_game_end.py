@@ -41,7 +41,7 @@ game 2
 
 from __future__ import annotations
 
-from mtgr.rules.apply import is_event_after_end
+from mtgr.rules.apply import by_sba, is_event_after_end
 from mtgr.rules.context import Context, Related
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import GameState, Stage
@@ -86,7 +86,6 @@ def _lost_with_the_others(state: GameState, statement: t.Statement) -> bool:
     return (
         isinstance(statement, t.PlayerAction)
         and statement.verb.value == "lose"
-        and statement.cause is not None
-        and isinstance(statement.cause.agent, t.Sba)
+        and by_sba(statement)
         and statement.subject.name == state.result
     )
