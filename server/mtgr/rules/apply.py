@@ -68,7 +68,7 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
         or state.commander_losses
     ):
         state = _before_any(state, statement, plan.result)
-    if plan.mana or state.mana_pending is not None:
+    if plan.mana or state.mana_pending is not None or state.mana_made_by is not None:
         state = mana_step(state, statement)
     state = plan.handler(statement, state, line)
     if plan.puts_trigger or state.triggers_put is not None or state.triggers_tainted:
@@ -1635,11 +1635,11 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
         turn.step == "combat-damage"
         and not turn.repeated
         and source not in turn.struck_first
-        and _is_combat_damage(state)
+        and _is_combat_damage(state, source)
     ):
         state = replace(state, turn=replace(turn, struck_first=turn.struck_first | {source}))
     if isinstance(recipient, t.PlayerRef):
-        if source in state.commanders and _is_combat_damage(state):
+        if source in state.commanders and _is_combat_damage(state, source):
             state = _commander_damage(state, recipient.name, source, amount, line, statement.span)
         pending = PendingDamage(line, source, amount, recipient.name, statement.span)
     else:
@@ -1664,13 +1664,19 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
     return replace(state, pending_damage=(*state.pending_damage, pending))
 
 
-def _is_combat_damage(state: GameState) -> bool:
+def _is_combat_damage(state: GameState, source: int) -> bool:
     """Damage in the combat damage step is combat damage (decision 0012; also when it names
     the effect letting a blocked creature assign it as though it were not blocked, decision
     0073), but damage among the effects of a spell or ability resolving, or once one is on
     the stack, is not (decision 0012 item 3): a commander's trigger that deals damage after
-    combat damage adds nothing to its commander damage (CR 903.10a)."""
-    return state.turn.step == "combat-damage" and state.resolving is None and not state.stack
+    combat damage adds nothing to its commander damage (CR 903.10a). Nor is the damage of a
+    mana ability, which resolves at once (CR 605.3b)."""
+    return (
+        state.turn.step == "combat-damage"
+        and state.resolving is None
+        and not state.stack
+        and state.mana_made_by != source
+    )
 
 
 def _commander_damage(

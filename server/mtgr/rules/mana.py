@@ -170,14 +170,34 @@ def _unstated(state: GameState, player: str) -> GameState:
     return evolve(state, mana_pools=pools, mana_unstated=state.mana_unstated | {player})
 
 
+def _of_mana_ability(statement: t.Statement, source: int) -> bool:
+    """A line of what a mana ability did as it resolved (CR 605.3b): more mana, the damage
+    its source deals, and what that damage does."""
+    if type(statement) is t.ManaAdded:
+        return True
+    if type(statement) is t.Damage:
+        return statement.subject.number == source
+    agent = statement.cause.agent if statement.cause is not None else None
+    return isinstance(agent, t.ObjectRef) and agent.number == source
+
+
 def mana_step(state: GameState, statement: t.Statement) -> GameState:
     """Follows the mana pools through one line, from the state before it."""
     kind = type(statement)  # Turn, PhaseOrStep, ManaAdded and Pay have no subclasses
     if kind is t.Turn or kind is t.PhaseOrStep:
-        if state.mana_pools or state.mana_unstated or state.mana_pending:
+        if state.mana_pools or state.mana_unstated or state.mana_pending or state.mana_made_by:
             # every pool empties at the end of each step and phase (CR 106.4, 500.4)
-            state = evolve(state, mana_pools=(), mana_unstated=EMPTY_SET, mana_pending=None)
+            state = evolve(
+                state,
+                mana_pools=(),
+                mana_unstated=EMPTY_SET,
+                mana_pending=None,
+                mana_made_by=None,
+            )
         return state
+    made_by = state.mana_made_by
+    if made_by is not None and not _of_mana_ability(statement, made_by):
+        state = evolve(state, mana_made_by=None)
     pending = state.mana_pending
     if pending is not None:
         if mana_ability_cost(state, statement) == pending:
@@ -190,6 +210,9 @@ def mana_step(state: GameState, statement: t.Statement) -> GameState:
         if not stated:
             state = _unstated(state, pending[0])
     if kind is t.ManaAdded:
+        agent = statement.cause.agent if statement.cause is not None else None
+        if isinstance(agent, t.ObjectRef) and agent.number != made_by:
+            state = evolve(state, mana_made_by=agent.number)
         player = statement.subject.name
         if player in state.mana_unstated:
             return state

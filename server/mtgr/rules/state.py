@@ -611,6 +611,9 @@ class GameState:
     mana_pools: tuple[tuple[str, tuple[int, ...]], ...] = ()
     mana_unstated: frozenset[str] = EMPTY_SET
     mana_pending: tuple[str, int] | None = None
+    # the object whose `mana` line came last, while the lines after it are about it: what a
+    # mana ability deals as it resolves (a Talisman, a painland) is not combat damage
+    mana_made_by: int | None = None
     # spells cast with split second (decision 0072), while any may be on the stack
     split_second: frozenset[int] = EMPTY_SET
     # the last of a run of `trigger` lines: whether it triggered on another ability

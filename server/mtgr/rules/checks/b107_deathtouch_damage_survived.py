@@ -3,10 +3,11 @@
 ## What it flags
 The first line that comes only after a player received priority while a creature that
 a `damage ... deathtouch` line (decision 0027) damaged since state-based actions were
-last checked is still on the battlefield, not regenerated, and with no lasting effect
-on it. An information, not an error: without card data the checker cannot see a
-creature that is indestructible by its own text (Darksteel Colossus) or that has 0
-toughness anyway; for those nothing needs to be written.
+last checked is still on the battlefield, not regenerated, with no lasting effect on
+it, and with neither a lasting effect on no object in particular nor (with a card index)
+a permanent whose text says "indestructible". An information, not an error: without card
+data the checker cannot see a creature that is indestructible by its own text (Darksteel
+Colossus) or that has 0 toughness anyway; for those nothing needs to be written.
 
 ## Why
 A creature with toughness greater than 0 that has been dealt damage by a source with
@@ -37,6 +38,7 @@ phase main
 
 from __future__ import annotations
 
+from mtgr.rules.card_facts import could_be_given
 from mtgr.rules.context import Context, Related
 from mtgr.rules.describe import state_based_actions_checked
 from mtgr.rules.registry import Severity, define
@@ -63,6 +65,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
             continue
         if any(e.on == obj.number for e in state.effects):
             continue  # an effect on it may make it indestructible
+        if could_be_given(ctx, obj, ("indestructible",)):
+            continue  # an effect on no object in particular, or a card's text
         ctx.report(
             RULE,
             f"{obj.label()} was dealt damage by a source with deathtouch, so it is destroyed "

@@ -14,7 +14,9 @@ one to the creatures blocking it (with trample, the excess to what it attacks, a
 trample over planeswalkers, beyond the planeswalker's loyalty, to its controller), a
 blocker to the creature it blocks (CR 510.1, 510.1a, 510.1c, 702.19c). A creature removed from combat, or
 never in it, deals no combat damage (decision 0044 item 4). Damage from a resolving spell
-or ability in that step has that object as the resolving one and is not combat damage.
+or ability in that step has that object as the resolving one and is not combat damage, and
+so is the damage a mana ability deals (a Talisman, a painland), written after its `mana`
+line: a mana ability resolves at once, without the stack (CR 605.3b).
 
 ## Example
 ```mtgr
@@ -34,6 +36,7 @@ step combat-damage
 - Decision 0044 item 4, decision 0012 item 3, decision 0073 item 3.
 - CR 510.1: "First, the active player announces how each attacking creature assigns its combat damage, then the defending player announces how each blocking creature assigns its combat damage."
 - CR 510.1c: "A blocked creature assigns its combat damage to the creatures blocking it."
+- CR 605.3b: "An activated mana ability doesn't go on the stack, so it can't be targeted, countered, or otherwise responded to. Rather, it resolves immediately after it is activated."
 - CR 702.19c: "Trample over planeswalkers is a variant of trample that modifies the rules for assigning combat damage to planeswalkers."
 """
 
@@ -48,7 +51,7 @@ RULE = define(
     "Combat damage outside combat",
     severity=Severity.ERROR,
     decisions=("0044.4", "0012.3", "0073.3"),
-    cr=("510.1", "510.1a", "510.1c", "702.19c"),
+    cr=("510.1", "510.1a", "510.1c", "605.3b", "702.19c"),
     doc=__doc__,
 )
 
@@ -77,6 +80,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
         return
     if state.turn.step != "combat-damage" or state.stack or state.resolving is not None:
         return
+    if state.mana_made_by == statement.subject.number:
+        return  # a mana ability's damage, as it resolves (CR 605.3b)
     source = state.obj(statement.subject.number)
     if source is None or source.zone != "battlefield":
         return
