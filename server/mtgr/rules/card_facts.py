@@ -5,14 +5,16 @@ card's own abilities can give an object haste, flash or a creature type. A card-
 therefore stays silent whenever something the lines show could have changed what it reads:
 a lasting effect on the object or on no object in particular, or a permanent (the object
 itself included) whose Oracle text mentions the quality (decision 0050 item 3), or one whose
-text is not its printed card's (a clone, a melded permanent).
+text is not its printed card's (a clone, a melded permanent); an emblem, whose abilities
+work in the command zone (CR 114.4); a card in a graveyard whose ability works there
+(Anger, CR 113.6b).
 """
 
 from __future__ import annotations
 
 from mtgr.cards.model import Card, Face
 from mtgr.rules.context import Context
-from mtgr.rules.state import GameObject
+from mtgr.rules.state import THE_RING, GameObject, ObjectKind
 
 
 def could_be_given(
@@ -28,7 +30,8 @@ def could_be_given(
             text = effect.text.casefold()
             if any(phrase in text for phrase in phrases):
                 return True
-    others = [obj, *(o for o in ctx.state.objects.values() if o.zone == "battlefield")]
+    objects = ctx.state.objects.values()
+    others = [obj, *(o for o in objects if o.zone == "battlefield")]
     for other in others:
         card = ctx.card(other)
         if card is not None and any(card.text_mentions(phrase) for phrase in phrases):
@@ -37,7 +40,30 @@ def could_be_given(
             printed = ctx.cards.lookup(other.name)
             if printed is not None and ctx.wears_another_card(other, printed):
                 return True  # a clone or a melded permanent: its text is not on the lines
+    for other in objects:
+        if other.zone == "command" and other.kind is ObjectKind.EMBLEM:
+            if _emblem_could_give(ctx, other, phrases):
+                return True
+        elif other.zone == "graveyard" and ctx.cards is not None:
+            card = ctx.card(other)  # Anger: "As long as Anger is in your graveyard"
+            if (
+                card is not None
+                and card.text_mentions("is in your graveyard")
+                and any(card.text_mentions(phrase) for phrase in phrases)
+            ):
+                return True
     return False
+
+
+def _emblem_could_give(ctx: Context, emblem: GameObject, phrases: tuple[str, ...]) -> bool:
+    """Whether an emblem's abilities, which work in the command zone (CR 114.4), may give
+    the quality: the text of the planeswalker its name names says, and an emblem whose
+    card the index does not know may (the lines never give an emblem's text)."""
+    name = (emblem.name or "").removesuffix(" emblem").removesuffix(" Emblem")
+    if name.casefold() == THE_RING.casefold() or ctx.cards is None:
+        return name.casefold() != THE_RING.casefold()
+    card = ctx.cards.lookup(name) if name else None
+    return card is None or any(card.text_mentions(phrase) for phrase in phrases)
 
 
 def face_up(card: Card, obj: GameObject) -> Face:

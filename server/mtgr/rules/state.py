@@ -25,6 +25,7 @@ ZONES = ("library", "hand", "graveyard", "battlefield", "stack", "exile", "comma
 OWNED_ZONES = frozenset({"library", "hand", "graveyard"})
 PUBLIC_ZONES = frozenset({"graveyard", "battlefield", "stack", "exile", "command"})
 GONE = "gone"  # a token off the battlefield, a copy off the stack, a resolved ability
+THE_RING = "The Ring"  # the emblem the Ring tempting a player gives (CR 701.54c)
 # how GameState.keyframe_players records a keyframe's `day` or `night` entry (decision 0060)
 DAY_NIGHT_ENTRY = ("", "day-night")
 # the one empty set the walk's values hold: each `frozenset()` is a new 216-byte object, and

@@ -9,7 +9,8 @@ keyframe, a recording that starts late), and after a change of control (the spel
 change control for a turn give haste, and the `control` line does not say which text).
 
 Reads: `keywords` and `oracle_text` of the attacker, and the `oracle_text` of the other
-permanents on the battlefield.
+permanents on the battlefield, of the planeswalkers emblems are named after, and of cards
+in graveyards whose text works there (Anger).
 
 ## Why
 A creature can attack only if it has been under its controller's control continuously

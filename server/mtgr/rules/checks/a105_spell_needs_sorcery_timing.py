@@ -9,7 +9,8 @@ could cast an instant"), when a cause casts it (an effect that casts it while re
 ignores timing), and without a card index.
 
 Reads: each face's `type_line`, the card's `keywords` and `oracle_text`, and the
-`oracle_text` of the permanents on the battlefield.
+`oracle_text` of the permanents on the battlefield, of the planeswalkers emblems are named
+after, and of cards in graveyards whose text works there.
 
 ## Why
 Artifact, creature, enchantment, planeswalker, battle and sorcery spells are cast by a

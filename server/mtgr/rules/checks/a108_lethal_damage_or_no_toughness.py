@@ -12,7 +12,9 @@ particular, -1/-1 counters (infect and wither deal damage as counters), a perman
 text gives +N/+N, indestructible or regeneration, or prevents damage.
 
 Reads: the front face's `toughness` and `type_line`, and the `oracle_text` of the
-permanents on the battlefield.
+permanents on the battlefield, of the planeswalkers emblems are named after (an emblem's
+abilities work in the command zone, CR 114.4), and of cards in graveyards whose text works
+there.
 
 ## Why
 State-based actions are checked whenever a player would get priority (CR 704.3): a

@@ -36,7 +36,7 @@ from __future__ import annotations
 from mtgr.rules.context import Context
 from mtgr.rules.describe import quiet, where_is
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import ObjectKind
+from mtgr.rules.state import THE_RING, ObjectKind
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -47,8 +47,6 @@ RULE = define(
     cr=("701.54a", "701.54c"),
     doc=__doc__,
 )
-
-THE_RING = "The Ring"
 
 
 @RULE.on(t.RingTempts)
