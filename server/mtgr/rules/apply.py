@@ -905,12 +905,15 @@ def _(statement: t.Draw, state: GameState, line: LineId) -> GameState:
     name = statement.subject.name
     player = state.player(name)
     assert player is not None
-    if player.library.size == 0 and state.stage is Stage.PLAYING and player.loses is None:
+    empty = player.library.size == 0
+    if empty and state.stage is Stage.PLAYING and player.loses is None:
         player = replace(player, loses=("draw", line))  # CR 704.5b
         state = replace(state.with_player(player), sba_due=True)
     top = player.library.top
     number = statement.drawn.number
     obj = state.obj(number)
+    if obj is None and empty:
+        return state  # an attempt to draw: no card is drawn (CR 121.4, decision 0087)
     if obj is None:
         # a card from the untracked pool becomes an object as it is drawn (0019 item 2)
         library = player.library

@@ -5,7 +5,8 @@ A card that goes into the perspective player's hand without a name: a `draw` wit
 name by the perspective player (by any player under `perspective all`), a
 `new hidden hand` of that player, or a hidden object moved into that hand without a name.
 Under `perspective all`, any `new hidden`. It is a warning: the record is still
-consistent, but it hides what its own viewpoint knows.
+consistent, but it hides what its own viewpoint knows. Not a draw from a library the
+lines show empty: no card is drawn, and there is no name to write (decision 0087).
 
 ## Why
 A player may look at their own hand at any time (CR 402.3), so the perspective player
@@ -62,6 +63,9 @@ def check(ctx: Context, statement: t.Statement) -> None:
     if isinstance(statement, t.Draw):
         player = statement.subject.name
         obj = state.obj(statement.drawn.number)
+        drawer = state.player(player)
+        if drawer is not None and drawer.library.size == 0:
+            return  # from an empty library: no card, no name (decision 0087)
         if statement.card is None and (obj is None or obj.hidden) and _sees(state, player):
             ctx.report(
                 RULE,
