@@ -1571,7 +1571,8 @@ def _(statement: t.Leave, state: GameState, line: LineId) -> GameState:
         tapped=tapped,
         position=position,
         face_down=obj.face_down and zone == "battlefield",
-        back_face=obj.back_face and zone == "battlefield",  # CR 712.13
+        # cast back face up (CR 712.13), or entering transformed: daybound at night (0088)
+        back_face=(obj.back_face or statement.back is not None) and zone == "battlefield",
     )
     if obj.adventure and verb == "resolve" and zone == "exile":  # on an adventure (715.3d)
         state = state.with_object(replace(state.objects[obj.number], adventure=True))

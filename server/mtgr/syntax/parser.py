@@ -1256,6 +1256,7 @@ def _leave(b: _Builder) -> t.Statement:
     return t.Leave(
         **b.object_common(),
         destination=b.optional("leave_to", b.place),
+        back=b.optional("entered_back", b.word),
         tapped=b.optional("entered_tapped", b.word),
         attached=b.optional("entered_attached", b.reference),
         combat=_combat(b),

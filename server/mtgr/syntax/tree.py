@@ -295,6 +295,7 @@ class Leave(ObjectStatement):
     """`resolve`, `fizzle` or `countered by`: an object leaves the stack."""
 
     destination: Place | None = None
+    back: Word | None = None  # a permanent spell that enters transformed (decision 0088)
     tapped: Word | None = None  # a permanent spell that resolves onto the battlefield tapped
     attached: ObjectRef | PlayerRef | None = None  # an Aura spell (CR 608.3c)
     combat: CombatEntry | None = None
