@@ -99,10 +99,13 @@ def test_every_card_name_of_the_examples_and_cases_is_in_the_fixture() -> None:
             for name in card_names(statement) if statement is not None else ():
                 if index.lookup(name.value) is None:
                     unknown.add((path.name, name.value))
-    # the one deliberate misspelling of the case corpus
+    # the one deliberate misspelling of the case corpus, and two cards of a set newer than
+    # the index (the card-aware checks stay silent about what they may do)
     assert unknown == {
         ("a101-misspelt-card-names.mtgr", "Lightnig Bolt"),
         ("a101-misspelt-card-names.mtgr", "Aether Vail"),
+        ("a104-a-permanent-the-index-does-not-know-may-give-haste.mtgr", "Fervor"),
+        ("a108-a-permanent-the-index-does-not-know-may-raise-toughness.mtgr", "Gaea's Anthem"),
     }
 
 

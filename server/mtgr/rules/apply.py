@@ -1967,7 +1967,9 @@ def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
     current = state.turn.position
     added_after = state.turn.added_after
     extra = statement.cause is not None
-    reference = current
+    # the first phase or step after a gap or a backup may be any of the turn: `phase main`
+    # there is the first main phase (a backup to before combat), later ones follow it
+    reference = -1 if state.incomplete_since_step and not extra else current
     if is_phase and extra and added_after is None:
         added_after = current  # the first added phase: the regular ones resume from here
     elif is_phase and not extra and added_after is not None:
@@ -2038,7 +2040,9 @@ def _settle_gap(state: GameState, line: LineId) -> GameState:
         if obj.zone != GONE and number not in state.keyframe_seen:
             gone_by = "left out of the keyframe after a gap"
             objects[number] = replace(obj, zone=GONE, last_moved=line, gone_by=gone_by)
-    stack = tuple(n for n in state.stack if n in state.keyframe_seen)
+        elif obj.introduced_after_gap:  # settled: a later gap's keyframe is not its (F904)
+            objects[number] = replace(obj, introduced_after_gap=False)
+    stack = tuple(n for n in state.stack if state.objects[n].zone == "stack")
     stage = Stage.PLAYING if state.turn.number else Stage.PREGAME
     players = []
     for player in state.players:  # untracked: library positions not listed, sizes not given

@@ -5,7 +5,8 @@ card's own abilities can give an object haste, flash or a creature type. A card-
 therefore stays silent whenever something the lines show could have changed what it reads:
 a lasting effect on the object or on no object in particular, or a permanent (the object
 itself included) whose Oracle text mentions the quality (decision 0050 item 3), or one whose
-text is not its printed card's (a clone, a melded permanent); an emblem, whose abilities
+text is not its printed card's (a clone, a melded permanent) or that the card index does not
+know (decision 0050 item 4: the index may be older than the card); an emblem, whose abilities
 work in the command zone (CR 114.4); a card in a graveyard whose ability works there
 (Anger, CR 113.6b).
 """
@@ -37,9 +38,13 @@ def could_be_given(
         if card is not None and any(card.text_mentions(phrase) for phrase in phrases):
             return True
         if card is None and other is not obj and other.name is not None and ctx.cards:
+            if other.kind is not ObjectKind.CARD or other.face_down:
+                continue  # a token or a face-down permanent: no printed card to read
             printed = ctx.cards.lookup(other.name)
-            if printed is not None and ctx.wears_another_card(other, printed):
-                return True  # a clone or a melded permanent: its text is not on the lines
+            if printed is None or ctx.wears_another_card(other, printed):
+                # a card the index does not know (A101: a newer set), a clone, a melded
+                # permanent: its text is not on the lines, and may give anything
+                return True
     for other in objects:
         if other.zone == "command" and other.kind is ObjectKind.EMBLEM:
             if _emblem_could_give(ctx, other, phrases):

@@ -9,7 +9,8 @@ card index, for hidden objects, tokens and copies.
 
 Reads: each face's `type_line` and `oracle_text`, and the `oracle_text` of the other
 permanents on the battlefield, of the planeswalkers emblems are named after, and of cards
-in graveyards whose text works there.
+in graveyards whose text works there; a permanent the index does not know
+may say anything, and keeps the rule silent.
 
 ## Why
 Only creatures attack and block (CR 508.1a, 509.1a). A land or an artifact that attacks

@@ -10,7 +10,8 @@ change control for a turn give haste, and the `control` line does not say which 
 
 Reads: `keywords` and `oracle_text` of the attacker, and the `oracle_text` of the other
 permanents on the battlefield, of the planeswalkers emblems are named after, and of cards
-in graveyards whose text works there (Anger).
+in graveyards whose text works there (Anger); a permanent the index does not know
+may say anything, and keeps the rule silent.
 
 ## Why
 A creature can attack only if it has been under its controller's control continuously

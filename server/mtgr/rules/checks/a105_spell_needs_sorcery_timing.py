@@ -10,7 +10,8 @@ ignores timing), and without a card index.
 
 Reads: each face's `type_line`, the card's `keywords` and `oracle_text`, and the
 `oracle_text` of the permanents on the battlefield, of the planeswalkers emblems are named
-after, and of cards in graveyards whose text works there.
+after, and of cards in graveyards whose text works there; a permanent the index does not know
+may say anything, and keeps the rule silent.
 
 ## Why
 Artifact, creature, enchantment, planeswalker, battle and sorcery spells are cast by a

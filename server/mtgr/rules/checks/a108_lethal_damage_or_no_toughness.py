@@ -14,7 +14,7 @@ text gives +N/+N, indestructible or regeneration, or prevents damage.
 Reads: the front face's `toughness` and `type_line`, and the `oracle_text` of the
 permanents on the battlefield, of the planeswalkers emblems are named after (an emblem's
 abilities work in the command zone, CR 114.4), and of cards in graveyards whose text works
-there.
+there; a permanent the index does not know may say anything, and keeps the rule silent.
 
 ## Why
 State-based actions are checked whenever a player would get priority (CR 704.3): a

@@ -5,8 +5,9 @@ A `phase` or `step` line that goes back to an earlier phase or step of the turn,
 repeats the current one, without naming the effect that added it (`by #N`). Two
 repetitions need no cause: a second combat damage step right after the first (first or
 double strike) and another cleanup step. Phases and steps with nothing recorded may be
-left out, so skipping ahead is never flagged. Right after `incomplete`, any phase or
-step may come.
+left out, so skipping ahead is never flagged. Right after `incomplete` or a judge's
+backup, any phase or step may come, and `phase main` there is the first main phase of the
+turn (a backup to before combat).
 
 ## Why
 A turn has five phases in a fixed order, and the steps of a phase proceed in order
