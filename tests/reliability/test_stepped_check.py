@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
+from types import SimpleNamespace
 
 import pytest
 import pytest_lsp
@@ -15,6 +17,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from mtgr.check import check_text
 from mtgr.rules import walk as walk_module
+from mtgr.server.features import diagnostics, documents
 from mtgr.server.features.documents import LARGE_DOCUMENT_LINES, LINES_PER_STEP
 from mtgr.server.session import OpenDocument
 
@@ -99,3 +102,54 @@ def test_a_question_during_the_first_check_walks_from_the_part_already_checked(
         walked.clear()
         document.state_after(line)
         assert len(walked) <= walk_module.CHECKPOINT_EVERY
+
+
+def _far_edit_published(monkeypatch: pytest.MonkeyPatch, read_by: float) -> list[bool]:
+    """Whether each publish after an edit that changes every line below it (a player's
+    name) was partial (a re-check under way), with the last publish read by `read_by`."""
+    document = OpenDocument(URI, LARGE, 1, types.PositionEncodingKind.Utf16)
+    kept = documents.published(document)
+    kept.build(document, document.settings)
+    kept.sent_at = read_by - kept.count * diagnostics.CLIENT_READS_A_DIAGNOSTIC
+    sent: list[bool] = []
+    monkeypatch.setattr(documents, "publish", lambda _s, _d, walk=None: sent.append(bool(walk)))
+    server = SimpleNamespace(
+        session=SimpleNamespace(get=lambda uri: document),
+        collector=SimpleNamespace(worked=lambda: None),
+    )
+    line = next(i for i, text in enumerate(_LINES) if text.startswith('player "Bob"'))
+    span = types.Range(
+        start=types.Position(line=line, character=8), end=types.Position(line=line, character=11)
+    )
+    document.apply([types.TextDocumentContentChangePartial(range=span, text="Bea")], 2)
+    asyncio.run(documents._check(server, document))  # type: ignore[arg-type]
+    return sent
+
+
+def test_a_far_recheck_publishes_what_the_user_sees_first_once_the_client_read_the_last(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert _far_edit_published(monkeypatch, read_by=0.0) == [True, False]
+
+
+def test_a_far_recheck_does_not_publish_early_while_the_client_reads_the_last_publish(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A typist's next key: a partial publish would queue behind the one being read."""
+    still_reading = time.perf_counter() + 3600
+    assert _far_edit_published(monkeypatch, read_by=still_reading) == [False]
+
+
+def test_a_publish_notes_when_it_was_written_and_how_long_the_client_reads_it() -> None:
+    document = OpenDocument(URI, LARGE, 1, types.PositionEncodingKind.Utf16)
+    written: list[bytes] = []
+    server = SimpleNamespace(
+        client_capabilities=types.ClientCapabilities(),
+        protocol=SimpleNamespace(writer=SimpleNamespace(write=written.append)),
+    )
+    before = time.perf_counter()
+    diagnostics.publish(server, document)  # type: ignore[arg-type]
+    kept = documents.published(document)
+    assert written and kept.count > 0
+    assert before <= kept.sent_at <= time.perf_counter()
+    assert kept.read_by() == kept.sent_at + kept.count * diagnostics.CLIENT_READS_A_DIAGNOSTIC

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,7 +13,7 @@ from lsprotocol import types
 from mtgr import __version__
 from mtgr.config import CONFIG_FILES
 from mtgr.server.features import inlay_hints, workspace
-from mtgr.server.features.diagnostics import publish, publish_all
+from mtgr.server.features.diagnostics import publish, publish_all, published
 from mtgr.server.features.log import LOGGER
 from mtgr.server.lifetime import watch_client
 from mtgr.server.session import OpenDocument, Settings, fs_path
@@ -138,6 +139,8 @@ LINES_PER_STEP = 500
 # is on the screen's first line. A re-check that must run further goes on in steps, and
 # publishes again, with the version, at its end.
 LINES_SEEN = 100
+# ...and not while the client may still be reading the last publish (a typist's keys
+# come faster than a client reads thousands of diagnostics): it would only queue behind.
 
 _CHECKING: dict[OpenDocument, asyncio.Task[None]] = {}
 
@@ -165,10 +168,11 @@ async def _check(server: MtgrServer, document: OpenDocument) -> None:
                 LINES_PER_STEP if large else 0,
             )
             shown = False
+            show_after = published(document).read_by()
             for done, partial in steps:
                 if progress is not None:
                     progress.report(done, len(document.document))
-                if not first_check and not shown:
+                if not first_check and not shown and time.perf_counter() >= show_after:
                     publish(server, document, partial)  # what the user sees, first
                     shown = True
                 await asyncio.sleep(0)
