@@ -172,7 +172,7 @@ def _unstated(state: GameState, player: str) -> GameState:
 
 def _of_mana_ability(statement: t.Statement, source: int) -> bool:
     """A line of what a mana ability did as it resolved (CR 605.3b): more mana, the damage
-    its source deals, and what that damage does."""
+    its source deals, what that damage does, and another part of its cost."""
     if type(statement) is t.ManaAdded:
         return True
     if type(statement) is t.Damage:
@@ -235,5 +235,7 @@ def mana_step(state: GameState, statement: t.Statement) -> GameState:
         return _with_pool(state, who, pool)
     cost_of = mana_ability_cost(state, statement)
     if cost_of is not None:
-        state = evolve(state, mana_pending=cost_of)
+        # the `mana` line is optional (decision 0071 item 2): what follows the cost is of
+        # the mana ability too, its damage included (Ancient Tomb, a painland)
+        state = evolve(state, mana_pending=cost_of, mana_made_by=cost_of[1])
     return state
