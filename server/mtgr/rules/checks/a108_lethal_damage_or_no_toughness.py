@@ -37,7 +37,7 @@ step end
 #4 target #9
 #4 resolve
 #4 damage 3 -> #9
-#9 move battlefield -> graveyard as destroy by sba
+#9 move battlefield -> graveyard by sba
 step end
 ```
 
