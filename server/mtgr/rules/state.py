@@ -962,6 +962,7 @@ _OFTEN_FIELDS = (
     "spells_counted",
     "effects",
     "mana_pending",
+    "mana_made_by",
     "attached",
     "pending_damage",
 )
