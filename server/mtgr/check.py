@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from mtgr.cards.model import CardIndex
 from mtgr.rules.context import Finding
 from mtgr.rules.registry import Severity
-from mtgr.rules.walk import Line, Walk, walk
+from mtgr.rules.walk import END_OF_FILE, Line, Walk, walk
 from mtgr.syntax import tree as t
 from mtgr.syntax.document import Document
 
@@ -171,5 +171,29 @@ def check_text(
     """Every diagnostic of a text; the card-aware rules speak only when given a card index.
     `perspective` (a name, "" for all) is assumed until the text declares its own (decision
     0080)."""
+    return check_record(text, severities, cards, perspective)[0]
+
+
+def check_record(
+    text: str,
+    severities: Mapping[str, Severity | None] | None = None,
+    cards: CardIndex | None = None,
+    perspective: str | None = None,
+) -> tuple[list[Diagnostic], list[tuple[str, str]]]:
+    """`check_text`'s diagnostics, and the checker's own failures on the text (`failures`)."""
     document = Document(text)
-    return diagnostics(document, walk(document.lines, cards, perspective), severities)
+    result = walk(document.lines, cards, perspective)
+    return diagnostics(document, result, severities), failures(document, result)
+
+
+def failures(document: Document, result: Walk) -> list[tuple[str, str]]:
+    """What raised inside the checker, by where ("line 12", "the end checks") and what
+    ("KeyError: 7 (apply.py:301)"), in line order: a bug in mtgr, reported so the user can
+    file it, while every other line is still checked."""
+    placed: list[tuple[int, str, str]] = []
+    for line_id, what in result.failures.items():
+        if line_id == END_OF_FILE:
+            placed.append((len(document.lines), "the end checks", what))
+        elif (number := document.number_of(line_id)) is not None:
+            placed.append((number, f"line {number + 1}", what))
+    return [(where, what) for _number, where, what in sorted(placed)]

@@ -26,10 +26,11 @@ def frame(body: bytes) -> bytes:
 class RawServer:
     """The real server in a child process; messages read on a thread into a queue."""
 
-    def __init__(self, reading: bool = True) -> None:
-        """`reading` False: a client that never reads what the server writes."""
+    def __init__(self, reading: bool = True, command: list[str] | None = None) -> None:
+        """`reading` False: a client that never reads what the server writes; `command`:
+        another server than mtgr's own (one with a planted bug)."""
         self.process = subprocess.Popen(
-            SERVER_COMMAND,
+            command or SERVER_COMMAND,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

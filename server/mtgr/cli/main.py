@@ -25,7 +25,7 @@ import shtab
 from mtgr import config
 from mtgr.cards.formats import CardFileError
 from mtgr.cards.model import CardIndex
-from mtgr.check import Diagnostic, check_text, diagnostics
+from mtgr.check import Diagnostic, check_record, diagnostics
 from mtgr.cli import cards, output
 from mtgr.cli.files import FileProblem, Snapshot, decode, rewrite, shown, snapshot
 from mtgr.fixes import fix_all
@@ -303,7 +303,9 @@ def _check(args: argparse.Namespace) -> int:
                 _put(scan, source, read, _encoded(read, text))
         if source.markdown:
             text = mtgr_blocks(text)
-        found = check_text(text, severities, index, assumed)
+        found, failed = check_record(text, severities, index, assumed)
+        for where, what in failed:
+            scan.report(f"{source.name}: internal error at {where} ({what}); please report it")
         results.append(output.Checked(source.name, found))
     if not results and not scan.problems:
         raise UsageError(

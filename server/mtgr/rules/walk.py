@@ -12,8 +12,10 @@ that declares none, and `rewalk` goes on with the same ones.
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from mtgr.cards.model import CardIndex
 from mtgr.rules.apply import apply
@@ -23,6 +25,7 @@ from mtgr.rules.state import Checkpoint, GameState, LineId
 from mtgr.syntax import tree as t
 
 CHECKPOINT_EVERY = 16
+END_OF_FILE: LineId = -1  # where the end checks' failures are kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +48,10 @@ class Walk:
     # the inlay hints show them on every turn line of a long record.
     life_after: dict[LineId, tuple[tuple[str, int], ...]] = field(default_factory=dict)
     end_findings: list[Finding] = field(default_factory=list)
+    # What raised while a line was checked or applied (a bug in a rule, never the record's
+    # fault), by line id, END_OF_FILE for the end checks: that line goes unchecked, the
+    # rest of the record does not, and the server and the CLI report it.
+    failures: dict[LineId, str] = field(default_factory=dict)
     final_state: GameState = field(default_factory=GameState)
     lines_walked: int = 0  # how many lines this walk (re)checked, for tests and benchmarks
     cards: CardIndex | None = None  # what the card-aware rules read; None: they stay silent
@@ -76,9 +83,28 @@ def step(
     if statement is None:
         return state
     context = Context(state, line.id, statement, findings, cards)
-    for check in checks_for(check_key(state, statement), cards is not None):
-        check(context, statement)
-    return apply(state, statement, line.id)
+    try:
+        for check in checks_for(check_key(state, statement), cards is not None):
+            check(context, statement)
+    except Exception:  # reported by the walk (`Walk.failures`): here it only stops the checks
+        pass
+    return applied(state, statement, line.id)
+
+
+def applied(state: GameState, statement: t.Statement, line: LineId) -> GameState:
+    """The state after a line, or before it where applying it raised (a bug the walk
+    reports): every replay of the lines must skip such a line as the walk did."""
+    try:
+        return apply(state, statement, line)
+    except Exception:
+        return state
+
+
+def failure(error: Exception) -> str:
+    """What raised, and where in mtgr, for a bug report."""
+    where = traceback.extract_tb(error.__traceback__)[-1:]
+    place = f" ({Path(where[0].filename).name}:{where[0].lineno})" if where else ""
+    return f"{type(error).__name__}: {error}{place}"
 
 
 def _syntax_finding(line: LineId, error: t.LineError) -> Finding:
@@ -137,6 +163,7 @@ def rewalk_in_steps(
         objects_after=dict(previous.objects_after),
         life_after=dict(previous.life_after),
         end_findings=previous.end_findings,
+        failures=dict(previous.failures),
         cards=previous.cards,
         perspective=previous.perspective,
     )
@@ -174,7 +201,7 @@ def _walk_from(
     walked = 0
     pause = first_step or pause_every
     checkpoints, emitted, objects_after = result.checkpoints, result.emitted, result.objects_after
-    life_after, turn = result.life_after, t.Turn
+    life_after, turn, failures = result.life_after, t.Turn, result.failures
     seen_life: dict[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]] = {}
     cards = result.cards
     with_cards = cards is not None
@@ -217,6 +244,8 @@ def _walk_from(
             checkpoints[line_id] = last_kept = state.checkpoint(last_kept)
             kept = index
         walked += 1
+        if failures:
+            failures.pop(line_id, None)
         parsed = line.parsed
         statement = parsed.statement
         if parsed.error is not None or statement is None:
@@ -235,14 +264,19 @@ def _walk_from(
         context.state = state
         context.line = line_id
         context.statement = statement
-        for check in checks:
-            check(context, statement)
+        try:
+            for check in checks:
+                check(context, statement)
+            after = apply(state, statement, line_id)
+        except Exception as error:  # a bug in a rule: this line goes unchecked, not the rest
+            failures[line_id] = failure(error)
+            after = applied(state, statement, line_id)
         if context.findings:
             emitted[line_id] = context.findings
             context.findings = []
         elif previous is not None:
             emitted.pop(line_id, None)
-        state = apply(state, statement, line_id)
+        state = after
         if type(statement) is turn:
             life = tuple((player.name, player.life) for player in state.players)
             life_after[line_id] = seen_life.setdefault(life, life)
@@ -274,7 +308,8 @@ def _walk_from(
         elif previous is not None:
             objects_after.pop(line_id, None)
     result.final_state = state
-    result.end_findings = end_of_file(state, cards)
+    failures.pop(END_OF_FILE, None)
+    result.end_findings = end_of_file(state, cards, failures)
     result.lines_walked = walked
 
 
@@ -287,11 +322,17 @@ def _forget_removed_lines(result: Walk, lines: Sequence[Line]) -> None:
             del table[line_id]
 
 
-def end_of_file(state: GameState, cards: CardIndex | None = None) -> list[Finding]:
+def end_of_file(
+    state: GameState, cards: CardIndex | None = None, failures: dict[LineId, str] | None = None
+) -> list[Finding]:
     findings: list[Finding] = []
     context = Context(state, -1, None, findings, cards)
     for _rule, check in end_checks():
-        check(context)
+        try:
+            check(context)
+        except Exception as error:  # a bug in a rule: the other end checks still run
+            if failures is not None:
+                failures[END_OF_FILE] = failure(error)
     return findings
 
 
@@ -304,7 +345,7 @@ def state_before(result: Walk, lines: Sequence[Line], index: int) -> GameState:
     for line in lines[start:index]:
         parsed = line.parsed
         if parsed.error is None and parsed.statement is not None:
-            state = apply(state, parsed.statement, line.id)
+            state = applied(state, parsed.statement, line.id)
     return state
 
 

@@ -23,6 +23,7 @@ from lsprotocol.converters import get_converter
 from mtgr.check import (
     Diagnostic,
     effective_severity,
+    failures,
     place,
     ruling_reach,
     rulings_over,
@@ -786,6 +787,42 @@ def published(document: OpenDocument) -> PublishedDiagnostics:
     return kept
 
 
+# the checker's failures already reported for each open document
+_REPORTED: weakref.WeakKeyDictionary[OpenDocument, frozenset[tuple[str, str]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def report_failures(server: MtgrServer, document: OpenDocument) -> None:
+    """A bug in the checker on a line (it raised: `Walk.failures`) is logged as an error,
+    and shown once, when a check first meets it: that line went unchecked, so the user
+    learns that its silence means nothing, and what to put in a bug report."""
+    if not document.walk.failures and document not in _REPORTED:
+        return
+    found = failures(document.document, document.walk)  # in line order
+    before = _REPORTED.get(document, frozenset())
+    _REPORTED[document] = frozenset(found)
+    new = [failure for failure in found if failure not in before]
+    for where, what in new:
+        server.window_log_message(
+            types.LogMessageParams(
+                type=types.MessageType.Error,
+                message=f"mtgr: internal error checking {document.uri} at {where}: {what}",
+            )
+        )
+    if new:
+        server.window_show_message(
+            types.ShowMessageParams(
+                type=types.MessageType.Error,
+                message=(
+                    f"mtgr: an internal error left {new[0][0]} unchecked"
+                    f"{f' (and {len(new) - 1} more)' if len(new) > 1 else ''}; the rest of"
+                    " the record is checked. Please report it with the log's lines."
+                ),
+            )
+        )
+
+
 def client_pulls(server: MtgrServer) -> bool:
     text_document = server.client_capabilities.text_document
     return bool(text_document and text_document.diagnostic)
@@ -806,6 +843,8 @@ def publish(server: MtgrServer, document: OpenDocument, walk: Walk | None = None
         '{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":'
         f'{json.dumps(document.uri)}{version},"diagnostics":'
     )
+    if walk is None:
+        report_failures(server, document)
     make = kept.message_maker(head.encode("ascii"), b"}}")
     writer = server.protocol.writer
     if isinstance(writer, QueuedWriter):  # a publish not yet written is replaced by this one
@@ -882,6 +921,7 @@ def register(server: MtgrServer) -> None:
             document = server.session.get(params.text_document.uri)
         if document is None:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
+        report_failures(server, document)
         kept = published(document)
         kept.build(document, document.settings)  # in full: 3.17 asks pull clients nothing
         result_id = kept.result_id

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import time
+import traceback
+import weakref
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -186,9 +188,39 @@ async def _check(server: MtgrServer, document: OpenDocument) -> None:
         if _is_open(server, document) and not document.pending:
             publish(server, document)
         server.collector.worked()
+    except Exception as error:  # a bug in mtgr: said, and the server goes on answering
+        report_crash(server, document, error)
     finally:
         if progress is not None:
             progress.end()
+
+
+def report_crash(server: MtgrServer, document: OpenDocument, error: Exception) -> None:
+    """A check that raised outside the walk's lines (which report their own failures, as
+    `Walk.failures`): the diagnostics shown are those of an earlier version, and the user
+    is told so once a document, with the traceback in the log for a bug report. The
+    next change checks again."""
+    trace = "".join(traceback.format_exception(error)).rstrip()
+    server.window_log_message(
+        types.LogMessageParams(
+            type=types.MessageType.Error,
+            message=f"mtgr: internal error checking {document.uri}:\n{trace}",
+        )
+    )
+    if document not in _CRASHED:
+        _CRASHED.add(document)
+        server.window_show_message(
+            types.ShowMessageParams(
+                type=types.MessageType.Error,
+                message=(
+                    f"mtgr: an internal error stopped the check of {document.uri}; its"
+                    " diagnostics may be out of date. Please report it with the log's lines."
+                ),
+            )
+        )
+
+
+_CRASHED: weakref.WeakSet[OpenDocument] = weakref.WeakSet()
 
 
 def _is_open(server: MtgrServer, document: OpenDocument) -> bool:
