@@ -14,6 +14,7 @@ from benchmarks.session import (
     BIG_REQUESTS,
     FIRST_ANSWER_SERVERS,
     KINDS,
+    PREPARED,
     RawClient,
     assembled,
     sending,
@@ -93,6 +94,8 @@ def test_the_benchmark_drives_the_server_and_writes_every_row(tmp_path: Path) ->
             servers = rf"median of {FIRST_ANSWER_SERVERS} fresh servers, {figure} ms to {figure} ms"
             cpu = rf"; server CPU median {figure} ms" if sys.platform == "linux" else ""
             assert re.match(rf"first after open {figure} ms \({servers}{cpu}\)", row[6]), row
+            at_once = rf"asked alone the moment the open's diagnostics arrived, .*: {figure} ms"
+            assert bool(re.search(at_once, row[6])) == (row[1].rsplit(", ", 1)[0] in PREPARED), row
         if sys.platform == "linux":  # read from /proc
             assert re.search(rf"server CPU median {figure} ms", row[6]), row
 

@@ -14,7 +14,7 @@ from lsprotocol import types
 
 from mtgr import __version__
 from mtgr.config import CONFIG_FILES
-from mtgr.server.features import inlay_hints, workspace
+from mtgr.server.features import inlay_hints, prepare, workspace
 from mtgr.server.features.diagnostics import publish, publish_all, published
 from mtgr.server.features.log import LOGGER
 from mtgr.server.lifetime import watch_client
@@ -187,6 +187,8 @@ async def _check(server: MtgrServer, document: OpenDocument) -> None:
                 await asyncio.sleep(0)
         if _is_open(server, document) and not document.pending:
             publish(server, document)
+            if len(document.document) >= LARGE_DOCUMENT_LINES:
+                prepare.prepare_soon(server, document)
         server.collector.worked()
     except Exception as error:  # a bug in mtgr: said, and the server goes on answering
         report_crash(server, document, error)

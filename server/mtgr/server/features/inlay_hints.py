@@ -236,6 +236,22 @@ def _by_chunks(document: OpenDocument, remembered: _Remembered, first: int, last
     return found
 
 
+def prepared_in_steps(document: OpenDocument, lines_per_step: int) -> Iterator[None]:
+    """Builds the chunks of the whole file's hints (`_by_chunks` finds them kept), pausing
+    after each `lines_per_step` lines: the first whole-file answer after a long record
+    opens is then mostly joining what is ready. The caller stops when the text changes."""
+    remembered = _REMEMBERED.get(document)
+    if remembered is None:
+        remembered = _REMEMBERED[document] = _Remembered()
+    _ids, starts = line_chunks(document)
+    first = 0
+    for end in starts[1:]:  # steps end where chunks do: none is cut, so each is kept
+        if end - first >= lines_per_step or end == starts[-1]:
+            _by_chunks(document, remembered, first, end - 1)
+            first = end
+            yield
+
+
 def _chunk(
     document: OpenDocument,
     remembered: _Remembered,

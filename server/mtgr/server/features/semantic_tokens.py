@@ -7,7 +7,7 @@ token says whether its card is known or hidden at that line, which a grammar can
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import count, pairwise
 from operator import itemgetter
@@ -585,6 +585,25 @@ def _remembered(document: OpenDocument) -> _Remembered:
     if found is None:
         found = _REMEMBERED[document] = _Remembered()
     return found
+
+
+def prepared_in_steps(document: OpenDocument, lines_per_step: int) -> Iterator[None]:
+    """Builds the chunks of the whole document's answer (`_encode_whole` finds them kept),
+    pausing after about `lines_per_step` lines: the first answer after a long record
+    opens is then mostly joining what is ready. The caller stops when the text changes."""
+    ids, starts = line_chunks(document)
+    yield  # that alone read every line's id
+    objects_after = document.walk.objects_after
+    chunks = _remembered(document).chunks
+    done = 0
+    for start, end in pairwise(starts):
+        if ids[start] not in chunks:
+            chunks[ids[start]] = _chunk(
+                document, start, end, list(map(objects_after.get, ids[start:end]))
+            )
+        if end - done >= lines_per_step:
+            done = end
+            yield
 
 
 def current(document: OpenDocument) -> _Sent:

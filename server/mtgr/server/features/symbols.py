@@ -377,13 +377,18 @@ class _Outline:
 _OUTLINES: WeakKeyDictionary[OpenDocument, _Outline] = WeakKeyDictionary()
 
 
-def _outline(document: OpenDocument) -> _Outline:
+def _outline(document: OpenDocument, derived: list[LineRole] | None = None) -> _Outline:
+    """The document's outline, its roles brought up to date (from `derived`, the roles of
+    every line of today's text, where given)."""
     outline = _OUTLINES.get(document)
     if outline is None:
         outline = _OUTLINES[document] = _Outline()
     roles = outline.roles
     if roles.update(
-        document.document.texts, lambda first, end: _roles(document, outline, first, end)
+        document.document.texts,
+        (lambda first, end: _roles(document, outline, first, end))
+        if derived is None
+        else (lambda first, end: derived[first:end]),
     ):
         if outline.segments is not None:
             outline.settled = (outline.segments, roles.head, roles.tail)
@@ -705,9 +710,7 @@ def document_symbols(document: OpenDocument) -> RawResult:
                     pieces.append(",")
                 pieces.append("game")  # its place, filled when it closes
                 game, items = (len(pieces) - 1, start, first), 0
-                add(segment.written("game", start, _game_children))
-            else:
-                add(segment.written("symbols", start, _all_blocks))
+            add(_symbols_part(start, segment))
             if segment.last is not None:
                 end = (start + segment.last, segment.last_width)
         close_game()
@@ -715,6 +718,54 @@ def document_symbols(document: OpenDocument) -> RawResult:
         return RawResult("".join(pieces))
 
     return reply(document, "symbols", build)
+
+
+def _symbols_part(start: int, segment: _Segment) -> str:
+    """A segment's part of the outline: a game's children, or its blocks."""
+    if _opens_game(segment):
+        return segment.written("game", start, _game_children)
+    return segment.written("symbols", start, _all_blocks)
+
+
+def prepared_in_steps(document: OpenDocument, lines_per_step: int) -> Iterator[None]:
+    """Derives the roles, finds the segments and writes their parts of the outline,
+    pausing after about `lines_per_step` lines each: the first outline after a long record
+    opens is then mostly joining what is ready. The caller stops when the text changes;
+    what a request built meanwhile is kept."""
+    outline = _OUTLINES.get(document)
+    if outline is None:
+        outline = _OUTLINES[document] = _Outline()
+    count = len(document.document)
+    if not outline.roles.values:  # never derived: the first outline of the document
+        roles: list[LineRole] = []
+        for first in range(0, count, lines_per_step):
+            roles += _roles(document, outline, first, min(first + lines_per_step, count))
+            yield
+        _outline(document, roles)
+        yield
+    else:
+        _outline(document)
+    if outline.segments is None and outline.settled is None:
+        values = outline.roles.values
+        starts = [*_split_starts(values), len(values)]
+        if starts[0] != 0:
+            starts.insert(0, 0)
+        found: list[tuple[int, _Segment]] = []
+        low = 0
+        for high in starts[1:]:
+            if high - low >= lines_per_step or high == len(values):
+                found += _found_segments(document, outline, low, high, outline.kept)
+                low = high
+                yield
+        if outline.segments is None and outline.settled is None:
+            outline.kept = {_segment_key(segment): segment for _, segment in found}
+            outline.segments = found
+    done = 0
+    for start, segment in _segments(document, outline):
+        _symbols_part(start, segment)
+        if start - done >= lines_per_step:
+            done = start
+            yield
 
 
 def segment_folds(document: OpenDocument, collapsed_text: bool) -> Iterator[str]:
