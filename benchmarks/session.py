@@ -33,11 +33,25 @@ from benchmarks.generate import generate
 ROOT = Path(__file__).resolve().parent.parent
 MTGR = (sys.executable, "-m", "mtgr", "lsp")
 FLOOR = (sys.executable, "-m", "benchmarks.floor")
-# What the client says it can do, as VS Code says it: the outline as a tree; diagnostics
-# with their related places and explanation links (the server sends only what is taken).
-# what it asks for, declared as an editor declares it (the server prepares only those)
-CAPABILITIES = {
+# What the client says it can do, as VS Code says it: diagnostics with their related
+# places and explanation links (the server sends only what is taken). A client declares what it asks for, as an editor does: the server prepares the big
+# answers' parts while idle only for a client that asks for them (features/prepare.py).
+# The editing sessions ask for diagnostics alone.
+CAPABILITIES: dict[str, Any] = {
     "textDocument": {
+        "publishDiagnostics": {
+            "relatedInformation": True,
+            "versionSupport": False,
+            "tagSupport": {"valueSet": [1, 2]},
+            "codeDescriptionSupport": True,
+            "dataSupport": True,
+        },
+    },
+}
+# ...the big requests the outline (as a tree), highlighting, folds and inlay hints too
+ASKING_CAPABILITIES: dict[str, Any] = {
+    "textDocument": {
+        **CAPABILITIES["textDocument"],
         "documentSymbol": {"hierarchicalDocumentSymbolSupport": True},
         "semanticTokens": {
             "requests": {"full": {"delta": True}, "range": True},
@@ -47,13 +61,6 @@ CAPABILITIES = {
         },
         "inlayHint": {},
         "foldingRange": {},
-        "publishDiagnostics": {
-            "relatedInformation": True,
-            "versionSupport": False,
-            "tagSupport": {"valueSet": [1, 2]},
-            "codeDescriptionSupport": True,
-            "dataSupport": True,
-        },
     },
 }
 
@@ -72,8 +79,11 @@ class Published:
 class RawClient:
     """One server process; requests by id, diagnostics per document in a queue."""
 
-    def __init__(self, command: tuple[str, ...]) -> None:
+    def __init__(
+        self, command: tuple[str, ...], capabilities: dict[str, Any] | None = None
+    ) -> None:
         self.command = command
+        self.capabilities = CAPABILITIES if capabilities is None else capabilities
         self._next_id = 0
         self._pending: dict[int, asyncio.Future[Any]] = {}
         self.published: dict[str, asyncio.Queue[Published]] = {}
@@ -93,7 +103,7 @@ class RawClient:
             limit=2**26,
         )
         self._reader = asyncio.create_task(self._read())
-        await self.request("initialize", {"processId": None, "capabilities": CAPABILITIES})
+        await self.request("initialize", {"processId": None, "capabilities": self.capabilities})
         self.notify("initialized", {})
 
     async def _read(self) -> None:
@@ -617,7 +627,7 @@ async def run_big_requests(
     that what is timed is the request, not the check); with `first_only`, only once after
     the record opened; with `at_once`, only that request, the moment the open's
     diagnostics arrive (before the server has prepared anything while idle)."""
-    client = RawClient(command)
+    client = RawClient(command, ASKING_CAPABILITIES)
     await client.start()
     uri = "file:///bench/big.mtgr"
     client.open(uri, text)

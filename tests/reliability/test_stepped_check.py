@@ -116,6 +116,7 @@ def _far_edit_published(monkeypatch: pytest.MonkeyPatch, read_by: float) -> list
     server = SimpleNamespace(
         session=SimpleNamespace(get=lambda uri: document),
         collector=SimpleNamespace(worked=lambda: None),
+        client_capabilities=types.ClientCapabilities(),  # asks for no big answer to prepare
     )
     line = next(i for i, text in enumerate(_LINES) if text.startswith('player "Bob"'))
     span = types.Range(
