@@ -3,9 +3,11 @@
 ## What it flags
 The first line after a commander's combat damage brought a player's total from that
 commander to 21 or more that is not a result of that damage, another state-based action
-or that player leaving the game: a `turn`, `step` or `phase` line, a spell, a trigger. At
-the end of the file, the damage line itself. Damage from two partner commanders is counted
-separately.
+or that player leaving the game: a `turn`, `step` or `phase` line, a spell, an attack. A
+triggered ability is not flagged: it is written as it triggers, before state-based actions
+are checked (decision 0024 item 1), so a trigger of the same damage may stand between the
+damage and the loss. At the end of the file, the damage line itself. Damage from two
+partner commanders is counted separately.
 
 ## Why
 In a Commander game, a player who has been dealt 21 or more combat damage by the same
@@ -32,6 +34,8 @@ step end-of-combat
 ## Rules basis
 - Decision 0031 item 5: combat damage counted per commander; the loss follows the damage
   and its results.
+- Decision 0024 item 1: a triggered ability is written as it triggers, before state-based
+  actions are checked.
 - CR 903.10a: "A player who's been dealt 21 or more combat damage by the same commander over the course of the game loses the game. (This is a state-based action. See rule 704.)"
 - CR 704.6c: "In a Commander game, a player who's been dealt 21 or more combat damage by the same commander over the course of the game loses the game."
 - CR 702.124d: "When determining whether a player has been dealt 21 or more combat damage by the same commander, consider damage from each of your two commanders separately (see rule 903.10a)."
@@ -48,7 +52,7 @@ RULE = define(
     "M902",
     "Game goes on after 21 combat damage from one commander",
     severity=Severity.ERROR,
-    decisions=("0031.5",),
+    decisions=("0031.5", "0024.1"),
     cr=("903.10a", "704.6c", "702.124d"),
     doc=__doc__,
 )
@@ -56,7 +60,7 @@ RULE = define(
 
 @RULE.on(t.Statement, with_commander_losses=True)
 def check(ctx: Context, statement: t.Statement) -> None:
-    if at_sba_time(statement):
+    if at_sba_time(statement) or _written_as_it_triggers(statement):
         return
     for player, commander, line, _span in ctx.state.commander_losses:
         ctx.report(
@@ -79,6 +83,10 @@ def at_end(ctx: Context) -> None:
             span or t.Span(0, 0),
             line=line,
         )
+
+
+def _written_as_it_triggers(statement: t.Statement) -> bool:
+    return isinstance(statement, t.AbilityOf) and statement.verb.value != "activate"
 
 
 def _label(ctx: Context, commander: int) -> str:
