@@ -34,9 +34,10 @@ ROOT = Path(__file__).resolve().parent.parent
 MTGR = (sys.executable, "-m", "mtgr", "lsp")
 FLOOR = (sys.executable, "-m", "benchmarks.floor")
 # What the client says it can do, as VS Code says it: diagnostics with their related
-# places and explanation links (the server sends only what is taken). A client declares what it asks for, as an editor does: the server prepares the big
-# answers' parts while idle only for a client that asks for them (features/prepare.py).
-# The editing sessions ask for diagnostics alone.
+# places and explanation links (the server sends only what is taken). A client declares
+# what it asks for, as an editor does: the server prepares the big answers' parts while
+# idle only for a client that asks for them (features/prepare.py). The editing sessions
+# ask for diagnostics alone.
 CAPABILITIES: dict[str, Any] = {
     "textDocument": {
         "publishDiagnostics": {
