@@ -5,6 +5,7 @@ halfway, and prepared for what the client asks for only."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Iterator
 from types import SimpleNamespace
 
@@ -15,6 +16,7 @@ from lsprotocol import types
 from mtgr.server.features import documents, inlay_hints, prepare, semantic_tokens, symbols
 from mtgr.server.features.documents import LARGE_DOCUMENT_LINES
 from mtgr.server.session import OpenDocument
+from mtgr.server.transport import QueuedWriter
 
 TEXT = generate(1500, seed=4)
 STEP = 100  # lines a step: many steps on a short record
@@ -92,11 +94,16 @@ def test_an_edit_that_stops_the_preparation_halfway_leaves_the_answers_of_the_ne
     assert _answers(document) == _answers(_opened(edited))
 
 
-def _server(document: OpenDocument, capabilities: types.TextDocumentClientCapabilities):
+def _server(
+    document: OpenDocument,
+    capabilities: types.TextDocumentClientCapabilities,
+    writer: object = None,
+):
     return SimpleNamespace(
         client_capabilities=types.ClientCapabilities(text_document=capabilities),
         session=SimpleNamespace(get=lambda uri: document),
         collector=SimpleNamespace(worked=lambda: None),
+        protocol=SimpleNamespace(writer=writer),
     )
 
 
@@ -146,6 +153,38 @@ def test_the_preparation_stops_at_an_edit_and_the_next_check_prepares_again() ->
     asyncio.run(prepare.prepare(server, document))  # type: ignore[arg-type]
     assert document in prepare._PREPARED
     assert document in semantic_tokens._REMEMBERED and document in inlay_hints._REMEMBERED
+
+
+class _BlockedSink:
+    """A client that has not yet read what the server writes."""
+
+    def __init__(self) -> None:
+        self.read = threading.Event()
+
+    def write_pieces(self, pieces: list[bytes]) -> None:
+        assert self.read.wait(30), "the test never let the client read"
+
+    def close(self) -> None:
+        pass
+
+
+def test_no_step_runs_while_the_server_writes_to_the_client() -> None:
+    document = _opened()
+    sink = _BlockedSink()
+    writer = QueuedWriter(sink)
+    writer.write(b"an answer of megabytes")
+    server = _server(document, EVERY_ANSWER, writer)
+
+    async def while_writing() -> None:
+        task = asyncio.ensure_future(prepare.prepare(server, document))  # type: ignore[arg-type]
+        await asyncio.sleep(0.1)
+        assert document not in symbols._OUTLINES  # not one step yet
+        sink.read.set()
+        await task
+
+    asyncio.run(while_writing())
+    writer.close()
+    assert document in prepare._PREPARED
 
 
 def test_a_large_documents_first_check_prepares_its_answers(

@@ -91,6 +91,22 @@ def test_responses_keep_their_order_and_only_stale_publishes_go() -> None:
     assert sink.closed
 
 
+def test_the_writer_is_idle_only_with_nothing_queued_or_being_written() -> None:
+    sink = GatedSink()
+    writer = QueuedWriter(sink)
+    assert writer.idle
+    writer = blocked_writer(sink)
+    assert not writer.idle  # writing the first message
+    writer.write(b"second")
+    sink.gate.set()
+    deadline = time.monotonic() + 30
+    while not writer.idle and time.monotonic() < deadline:
+        time.sleep(0.001)
+    assert writer.idle
+    assert sink.written == [b"first", b"second"]
+    writer.close()
+
+
 def test_a_publish_being_written_is_not_replaced() -> None:
     """Once a publish has started to go out, the client reads all of it: the newer one
     follows it, and replaces nothing."""

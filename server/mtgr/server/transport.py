@@ -381,8 +381,18 @@ class QueuedWriter:
         self._closing = False  # takes no more messages
         self._closed = False
         self._gone = False  # the client's end is closed: nothing more can be written
+        self._writing = False  # a message is being made or written
         self._thread = threading.Thread(target=self._write, name="mtgr-write", daemon=True)
         self._thread.start()
+
+    @property
+    def idle(self) -> bool:
+        """Nothing queued and nothing being written: work that can wait (features/prepare)
+        waits for this, since a thread writing megabytes to a pipe takes the interpreter's
+        lock again after every block the client reads, and waits for it while the event loop
+        computes."""
+        with self._changed:
+            return not self._queue and not self._writing
 
     def write(self, data: bytes) -> None:
         """pygls's writer interface: one framed message."""
@@ -429,10 +439,10 @@ class QueuedWriter:
                 if key is not None and self._newest.get(key) is message:
                     del self._newest[key]
                 pieces = message.pieces
-            if pieces is None or _superseded(message):
-                continue
+                self._writing = True
             try:
-                self._sink.write_pieces(pieces() if callable(pieces) else pieces)
+                if pieces is not None and not _superseded(message):
+                    self._sink.write_pieces(pieces() if callable(pieces) else pieces)
             except (OSError, ValueError) as error:  # a broken pipe; a closed file
                 logger.error("writing to the client failed: %s", error)
                 with self._changed:
@@ -442,6 +452,9 @@ class QueuedWriter:
                 return
             except Exception:  # a bug in making the message: it alone is lost
                 logger.exception("a message could not be written")
+            finally:
+                with self._changed:
+                    self._writing = False
 
     def drain(self, timeout: float) -> bool:
         """Stops taking messages and waits up to `timeout` seconds for those queued to be

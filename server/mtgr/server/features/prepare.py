@@ -5,7 +5,10 @@ it opens one; on 50,000 lines each took 70 to 110 ms to build from nothing, the 
 every later answer (kept per chunk of lines or per turn, and rebuilt only where an edit
 changed them) included. Once a large document's first check has published, those parts
 are built here, in steps of about a millisecond or two, each step yielding to whatever
-message came meanwhile: a keystroke waits for one step at most. A request that arrives
+message came meanwhile: a keystroke waits for one step at most. Nor does a step run while
+the server writes to the client: the writing thread, blocked on a pipe the client reads in
+blocks, needs the interpreter's lock after each block, and a step holds it (an answer of
+megabytes asked for at once took three times as long to arrive). A request that arrives
 before the end builds what is left itself; an edit ends the preparation (the answers
 after an edit are built from what is kept, and the next check prepares again).
 
@@ -21,6 +24,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from mtgr.server.features import inlay_hints, semantic_tokens, symbols
+from mtgr.server.transport import QueuedWriter
 
 if TYPE_CHECKING:
     from mtgr.server.app import MtgrServer
@@ -28,6 +32,9 @@ if TYPE_CHECKING:
 
 # about 1 to 2 ms of work a step on this machine's 50,000-line records
 LINES_PER_STEP = 1000
+# how long to wait before looking again whether the server has written what it had to:
+# the first pause, and the longest (a client that reads slowly, or not at all)
+WRITING_PAUSE_SECONDS = (0.005, 0.1)
 
 # documents whose answers were prepared to the end (a later edit keeps most of them)
 _PREPARED: weakref.WeakSet[OpenDocument] = weakref.WeakSet()
@@ -58,12 +65,21 @@ async def prepare(server: MtgrServer, document: OpenDocument) -> None:
     for steps in _wanted(server, document):
         while True:
             await asyncio.sleep(0)  # the messages that came first
+            pause, longest = WRITING_PAUSE_SECONDS
+            while _writing(server) and not stale():
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, longest)
             if stale():
                 return
             if next(steps, True):  # the last step is done
                 break
     _PREPARED.add(document)
     server.collector.worked()
+
+
+def _writing(server: MtgrServer) -> bool:
+    writer = server.protocol.writer
+    return isinstance(writer, QueuedWriter) and not writer.idle
 
 
 def _wanted(server: MtgrServer, document: OpenDocument) -> Iterator[Iterator[None]]:
