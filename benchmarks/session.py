@@ -888,9 +888,10 @@ def big_requests_section(rows: list[SessionRow]) -> list[str]:
         "The first answers after open are asked, like the others, once the server is idle:",
         "the client declares the outline, highlighting and inlay hints (as editors do), and",
         "the server builds their parts while idle after a large record's first check, in",
-        "steps of a few milliseconds that yield to every message (features/prepare.py).",
-        "Each of those three is also asked alone in a fresh server the moment the open's",
-        "diagnostics arrive, before that preparation could run: that figure is in the notes.",
+        "steps of a few milliseconds that yield to every message and wait while the server",
+        "writes (features/prepare.py). Each of those three is also asked alone in a fresh",
+        "server the moment the open's diagnostics arrive, before that preparation could run:",
+        "that figure is in the notes (as long as a first answer took before round 14).",
         "",
         *table(rows),
     ]

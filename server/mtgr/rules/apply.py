@@ -441,6 +441,7 @@ def _moved(
         else None,
         half=None,
         adventure=False,
+        creature_if_target_illegal=False,
         flipped=obj.flipped if stays else False,  # CR 710.4
         melded_with=obj.melded_with if stays else None,
         face_down=face_down if new_zone in ("battlefield", "exile", "stack") else False,
@@ -1259,6 +1260,8 @@ def _(statement: t.Reveal, state: GameState, line: LineId) -> GameState:
 
 
 _FACE_DOWN_CAST_MODES = frozenset({"face-down", "morph", "disguise"})
+# a bestowed Aura spell, a mutating creature spell (CR 702.103e, 702.140b)
+_CREATURE_IF_TARGET_ILLEGAL = frozenset({"bestow", "mutate"})
 
 
 @_apply.register
@@ -1283,12 +1286,21 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
         face_down=face_down,
         back_face=statement.back is not None,  # CR 712.11a, 712.11b
     )
-    adventure = any(m.value == "adventure" for m in statement.modes)  # CR 715.3
-    if statement.half is None and not adventure:
+    modes = {m.value for m in statement.modes}
+    adventure = "adventure" in modes  # CR 715.3
+    creature_if_target_illegal = not modes.isdisjoint(_CREATURE_IF_TARGET_ILLEGAL)
+    if statement.half is None and not adventure and not creature_if_target_illegal:
         return state
     cast = state.objects[obj.number]
     half = statement.half.value if statement.half is not None else None
-    return state.with_object(replace(cast, half=half, adventure=adventure))
+    return state.with_object(
+        replace(
+            cast,
+            half=half,
+            adventure=adventure,
+            creature_if_target_illegal=creature_if_target_illegal,
+        )
+    )
 
 
 def _commander_cast(
@@ -1765,7 +1777,7 @@ def _(statement: t.Life, state: GameState, line: LineId) -> GameState:
     assert player is not None
     player = replace(player, life=player.life + statement.delta.value)
     state = _may_lose(state.with_player(player), player, line)
-    if statement.delta.value < 0:
+    if statement.delta.value <= 0:  # `life -0`: an effect kept the total from changing
         state = _settle(state, player.name, _cause_object(statement), -statement.delta.value)
     return state
 

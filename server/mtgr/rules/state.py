@@ -154,6 +154,9 @@ class ObjectDetails:
     # on the stack; cast as an Adventure, or on an adventure in exile after resolving; flipped
     half: str | None = None
     adventure: bool = False
+    # cast bestowed or mutating: with its target illegal it becomes a creature spell and
+    # resolves (CR 608.3b), rather than not resolving
+    creature_if_target_illegal: bool = False
     flipped: bool = False
     # a melded permanent (decision 0065): on the permanent, the other card of its meld pair;
     # on that other card, the permanent it is part of while it stays on the battlefield

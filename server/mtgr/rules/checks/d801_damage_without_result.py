@@ -4,7 +4,9 @@
 A `damage K -> "P"` (or `-> #M` for a planeswalker or battle) that no result line
 follows: the lines after a damage line, up to the next line that is not a damage, life
 or counters line (or the end of the file), must include `"P" life -K by #N` (or poison
-counters for infect), or `#M counters -K loyalty by #N`. The finding is on the damage line.
+counters for infect), or `#M counters -K loyalty by #N`. Damage to a player whose life
+total an effect keeps from changing (Platinum Emperion) is settled by `"P" life -0 by #N`.
+The finding is on the damage line.
 
 ## Why
 Damage dealt to a player causes that player to lose that much life (CR 120.3a); damage
@@ -30,6 +32,7 @@ so that the life total and loyalty rebuilt from the file are right.
   planeswalker removes loyalty counters with the same cause.
 - Decision 0012 item 4: the results of damage follow straight after the damage line, with the
   damage's source as cause.
+- Decision 0089 item 1: damage whose life loss an effect stops is followed by a life line of 0.
 - CR 120.3a: "Damage dealt to a player by a source without infect causes that player to lose that much life."
 - CR 120.3b: "Damage dealt to a player by a source with infect causes that source's controller to give the player that many poison counters."
 - CR 120.3c: "Damage dealt to a planeswalker causes that many loyalty counters to be removed from that planeswalker."
@@ -44,7 +47,7 @@ RULE = define(
     "D801",
     "Damage without its result",
     severity=Severity.ERROR,
-    decisions=("0019.5", "0012.4"),
+    decisions=("0019.5", "0012.4", "0089.1"),
     cr=("120.3a", "120.3b", "120.3c"),
     doc=__doc__,
 )

@@ -3,7 +3,9 @@
 ## What it flags
 A `resolve` line for a spell or ability whose targets, as its `target` line gave them,
 have all become illegal since: every targeted object has left the zone it was in when it
-was targeted (or ceased to exist), and every targeted player has left the game.
+was targeted (or ceased to exist), and every targeted player has left the game. A spell
+cast with `bestow` or `mutate` is not flagged: with its target illegal it becomes a
+creature spell and resolves (CR 608.3b), `#N resolve -> battlefield`.
 
 ## Why
 As a spell or ability resolves, it checks its targets; one that is no longer in the zone
@@ -33,6 +35,7 @@ target becomes illegal (protection, hexproof, a changed type) are card text.
 - Decision 0044 item 3, decision 0011 item 7.
 - CR 608.2b: "A target that's no longer in the zone it was in when it was targeted is illegal."
 - CR 608.2b: "are now illegal, the spell or ability doesn't resolve. It's removed from the stack and, if it's a spell, put into its owner's graveyard."
+- CR 608.3b: "If a spell with an illegal target is a bestowed Aura spell (see rule 702.103e) or a mutating creature spell (see rule 702.140b), it becomes a creature spell and will resolve as described in rule 608.3a."
 """
 
 from mtgr.rules.context import Context, Related
@@ -46,7 +49,7 @@ RULE = define(
     "Resolves with every target illegal",
     severity=Severity.ERROR,
     decisions=("0044.3", "0011.7"),
-    cr=("608.2b",),
+    cr=("608.2b", "608.3b"),
     doc=__doc__,
 )
 
@@ -59,6 +62,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
     obj = state.obj(statement.subject.number)
     if obj is None or not obj.targets or not state.stack or state.stack[-1] != obj.number:
         return
+    if obj.creature_if_target_illegal:
+        return  # bestowed or mutating: it resolves as a creature spell (CR 608.3b)
     if not all(target_illegal(state, mark) for mark in obj.targets):
         return
     related: list[Related] = []
