@@ -70,6 +70,8 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
         state = _before_any(state, statement, plan.result)
     if plan.mana or state.mana_pending is not None or state.mana_made_by is not None:
         state = mana_step(state, statement)
+    if plan.names_subject:
+        state = _subject_named(state, statement)
     state = plan.handler(statement, state, line)
     if plan.puts_trigger or state.triggers_put is not None or state.triggers_tainted:
         state = _triggers_put(state, statement)
@@ -106,6 +108,7 @@ class _Plan:
         "ends_split_second",
         "handler",
         "mana",
+        "names_subject",
         "opens_casting",
         "priority",
         "puts_trigger",
@@ -122,6 +125,21 @@ class _Plan:
         self.ends_casting = issubclass(kind, _ENDS_CASTING)
         self.priority = issubclass(kind, PRIORITY_LINES)
         self.result = issubclass(kind, _RESULTS)
+        self.names_subject = issubclass(kind, _NAMING_ONLY)
+
+
+# lines whose subject keeps its zone, and whose handlers read the object without naming it:
+# a name written on them identifies a hidden card as well (`#1 "Breeding Pool" pay life 2`)
+_NAMING_ONLY = (t.Target, t.Pay, t.Damage, t.Effect)
+
+
+def _subject_named(state: GameState, statement: t.Statement) -> GameState:
+    if not isinstance(statement, t.ObjectStatement) or statement.name is None:
+        return state
+    obj = state.obj(statement.subject.number)
+    if obj is None or obj.name is not None:
+        return state
+    return state.with_object(_named(obj, statement.name))
 
 
 def _triggers_put(state: GameState, statement: t.Statement) -> GameState:
