@@ -4,7 +4,10 @@
 A `play` line before the first turn, outside a main phase, in another player's turn,
 while the stack is not empty, or for a second land in one turn. An additional land play
 allowed by an effect is written with that effect as its cause (`#N play by #M`) and is
-not counted against the one land a turn.
+not counted against the one land a turn. A land played during the resolution of a spell
+or ability (`#N play from library by #R` after `#R resolve`: Djinn of Wishes) is not the
+special action, and needs neither a main phase nor an empty stack; it is still flagged in
+another player's turn.
 
 ## Why
 Playing a land is a special action: a player may take it when they have priority, in a
@@ -27,8 +30,10 @@ phase main
 ## Rules basis
 - Decision 0011 item 2: legal for the active player in a main phase with an empty stack, once a
   turn, unless `by C` names the effect that allows another land or another zone.
+- Decision 0090 item 1: a land played during a resolution, in any step of the player's turn.
 - CR 305.1: "A player who has priority may play a land card from their hand during a main phase of their turn when the stack is empty."
 - CR 305.2: "A player can normally play one land during their turn; however, continuous effects may increase this number."
+- CR 305.2a: "(including lands played as special actions and lands played during the resolution of spells and abilities)"
 - CR 505.6b: "During either main phase, the active player may play one land card from their hand if the stack is empty, if the player has priority, and if they haven't played a land this turn (unless an effect states the player may play additional lands)."
 """
 
@@ -37,15 +42,15 @@ from __future__ import annotations
 from mtgr.rules.context import Context
 from mtgr.rules.describe import current_step, quiet
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import NOT_OVER
+from mtgr.rules.state import NOT_OVER, GameState
 from mtgr.syntax import tree as t
 
 RULE = define(
     "K304",
     "Land played when it may not be",
     severity=Severity.ERROR,
-    decisions=("0011.2",),
-    cr=("305.1", "305.2", "505.6b"),
+    decisions=("0011.2", "0090.1"),
+    cr=("305.1", "305.2", "305.2a", "505.6b"),
     doc=__doc__,
 )
 
@@ -70,11 +75,12 @@ def check(ctx: Context, statement: t.Statement) -> None:
     else:
         if turn.player != player.name:
             problems.append(f'it is "{turn.player}"\'s turn, not "{player.name}"\'s (CR 305.1)')
-        if turn.phase != "main":
+        during_resolution = _played_by_the_resolving_object(state, statement)
+        if turn.phase != "main" and not during_resolution:
             problems.append(
                 f"lands are played in a main phase, not {current_step(turn)} (CR 305.1)"
             )
-        if state.stack:
+        if state.stack and not during_resolution:
             top = state.obj(state.stack[-1])
             top_label = top.label() if top else f"#{state.stack[-1]}"
             problems.append(f"the stack is not empty ({top_label} is on it) (CR 305.1)")
@@ -94,3 +100,16 @@ def check(ctx: Context, statement: t.Statement) -> None:
         statement.verb.span,
         related=ctx.where(obj),
     )
+
+
+def _played_by_the_resolving_object(state: GameState, statement: t.Play) -> bool:
+    """A land played as part of a resolution (Djinn of Wishes): not the special action, so
+    neither a main phase nor an empty stack (decision 0090, CR 305.2a). The cause is the
+    resolving object, or the permanent whose ability it is."""
+    agent = statement.cause.agent if statement.cause is not None else None
+    if state.resolving is None or not isinstance(agent, t.ObjectRef):
+        return False
+    if agent.number == state.resolving:
+        return True
+    resolving = state.obj(state.resolving)
+    return resolving is not None and resolving.source == agent.number
