@@ -351,7 +351,7 @@ def _casting_step(state: GameState, statement: t.Statement, line: LineId, plan: 
     assert casting is not None
     if plan.ends_casting:
         return replace(state, casting=None)
-    stage = casting_stage(casting, statement)
+    stage = casting_stage(state, casting, statement)
     if stage is None:
         return state
     starts = casting.starts

@@ -133,18 +133,24 @@ def mana_ability_cost(state: GameState, statement: t.Statement) -> tuple[str, in
     """(player, object) when a line may pay the cost of a mana ability, whose `mana` line
     follows: a tap or move caused by the object itself (a land, a Treasure, Simian Spirit
     Guide; decision 0005 item 2) or by a permanent (Ashnod's Altar sacrificing a creature,
-    Springleaf Drum tapping one). Taken widely: a line that was no such cost only leaves
-    the pool unknown for the rest of the step."""
+    Springleaf Drum tapping one), or counters a permanent removes from itself (Pentad Prism,
+    decision 0091). Taken widely: a line that was no such cost only leaves the pool unknown
+    for the rest of the step."""
     cause = statement.cause
     if cause is None:
         return None
-    kind = type(statement)  # neither type has subclasses
+    kind = type(statement)  # none of these types has subclasses
+    agent = cause.agent
     if kind is t.TapChange:
         if statement.verb.value != "tap":
             return None
+    elif kind is t.ObjectCounters:
+        if statement.delta.value >= 0 or type(agent) is not t.ObjectRef:
+            return None
+        if agent.number != statement.subject.number:
+            return None
     elif kind is not t.Move:
         return None
-    agent = cause.agent
     if type(agent) is not t.ObjectRef or agent.number == state.resolving:
         return None
     source = state.objects.get(agent.number)
@@ -157,7 +163,7 @@ def mana_ability_cost(state: GameState, statement: t.Statement) -> tuple[str, in
 
 
 _STEP_LINES = (t.Turn, t.PhaseOrStep)
-MANA_LINES = (t.ManaAdded, t.Pay, t.TapChange, t.Move, *_STEP_LINES)
+MANA_LINES = (t.ManaAdded, t.Pay, t.TapChange, t.Move, t.ObjectCounters, *_STEP_LINES)
 
 
 def _with_pool(state: GameState, player: str, pool: Pool) -> GameState:

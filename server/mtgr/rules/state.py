@@ -421,12 +421,14 @@ class Casting:
     starts: tuple[LineId | None, ...]
 
 
-def casting_stage(casting: Casting, statement: t.Statement) -> int | None:
+def casting_stage(state: GameState, casting: Casting, statement: t.Statement) -> int | None:
     """Which part of casting `casting.number` a line is, or None if it is none of them.
 
     Once costs are paid the spell is cast (601.2i): a `choose` after that is made later
     (as a permanent enters, 614.12a, decision 0017 item 6), and a mana ability after the
-    `pay` line makes mana for what comes next; neither is part of this casting."""
+    `pay` line makes mana for what comes next; neither is part of this casting. Nor is
+    another player's mana ability: only the caster activates them while casting (601.2g),
+    so it comes after, in response (a land tapped for mana in response to Wasteland)."""
     number = casting.number
     paid = casting.starts[_PAYMENTS] is not None  # a `pay` line
     cast = paid or casting.stage > _PAYMENTS  # or an action that pays a cost
@@ -447,8 +449,18 @@ def casting_stage(casting: Casting, statement: t.Statement) -> int | None:
         and statement.subject.number == cause.agent.number
     ):
         # a mana ability: the permanent taps or sacrifices itself (decision 0005 item 2)
-        return None if paid else 3
+        if paid or _controlled_by_another(state, cause.agent.number, number):
+            return None
+        return 3
     return None
+
+
+def _controlled_by_another(state: GameState, source: int, cast: int) -> bool:
+    permanent = state.obj(source)
+    casting = state.obj(cast)
+    if permanent is None or casting is None or casting.controller is None:
+        return False
+    return (permanent.controller or permanent.owner) != casting.controller
 
 
 def loyalty_cost_of(state: GameState, statement: t.Statement) -> int | None:

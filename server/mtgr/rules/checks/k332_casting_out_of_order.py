@@ -7,7 +7,10 @@ written after a later part: a `choose` (a mode, a value of X) after its `target`
 action that pays a cost, or a `pay` line after such an action (a sacrifice, a tap, a
 discard, a counter removed, caused by the spell or ability). Once the `pay` line is
 written the spell is cast: a later `choose` is made as a permanent enters (decision 0017
-item 6) and a later mana ability makes mana for what comes next; neither is flagged.
+item 6) and a later mana ability makes mana for what comes next; neither is flagged. Nor
+is another player's mana ability: only the caster activates mana abilities while casting,
+so one of another player's comes after, in response (a land tapped for mana in response
+to Wasteland, whose costs write no `pay` line).
 
 ## Why
 Casting follows the steps of CR 601.2 in order: the spell goes on the stack, its modes,
@@ -81,7 +84,7 @@ _PARTS = (
 def check(ctx: Context, statement: t.Statement) -> None:
     casting = ctx.state.casting
     assert casting is not None
-    stage = casting_stage(casting, statement)
+    stage = casting_stage(ctx.state, casting, statement)
     if stage is None or stage >= casting.stage:
         return
     later = next(i for i in range(stage + 1, len(CASTING_STAGES)) if casting.starts[i] is not None)

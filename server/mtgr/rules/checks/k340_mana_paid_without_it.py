@@ -5,7 +5,8 @@ A `pay` line whose mana the payer's mana pool cannot hold, when the record state
 pool: the `mana` lines of that player since the step or phase began (decision 0071), less
 what earlier `pay` lines spent. It is checked only while every mana ability of the player
 in the step has its `mana` line, so a pool with mana the record does not state is never
-judged; a pool that emptied as a step or phase ended holds nothing.
+judged (a mana ability's cost is a tap, a move or counters a permanent removes from
+itself, decision 0091); a pool that emptied as a step or phase ended holds nothing.
 
 ## Why
 Mana paid is removed from its player's mana pool, and a cost cannot be paid without the
@@ -29,7 +30,7 @@ cannot cover means a mana line is wrong or missing, or the payment was illegal.
 ```
 
 ## Rules basis
-- Decision 0071 items 1 to 4.
+- Decision 0071 items 1 to 4; decision 0091 item 1: counters a permanent removes from itself may pay its mana ability's cost.
 - CR 106.4: "Each player's mana pool empties at the end of each step and phase, and the player is said to lose this mana."
 - CR 118.3: "A player can't pay a cost without having the necessary resources to pay it fully."
 - CR 118.3a: "Paying mana is done by removing the indicated mana from a player's mana pool."
@@ -55,7 +56,7 @@ RULE = define(
     "K340",
     "Mana paid without it",
     severity=Severity.ERROR,
-    decisions=("0071.1", "0071.2", "0071.3", "0071.4"),
+    decisions=("0071.1", "0071.2", "0071.3", "0071.4", "0091.1"),
     cr=("106.4", "118.3", "118.3a", "601.2g"),
     doc=__doc__,
 )
