@@ -2007,6 +2007,13 @@ def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
     index = step_index(name, is_phase, reference, extra=extra)
     phase, step = STEP_ORDER[index]
     repeated = index <= reference
+    # creatures leave combat, and effects until end of combat end, as the end of combat
+    # step ends (CR 511.2, 511.3): at the first phase or step line that is not a later
+    # step of the same combat phase (a second combat damage step is one), also when that
+    # step or the whole combat phase was left out or an added combat phase begins
+    combat_over = state.turn.phase == "combat" and not (
+        phase == "combat" and not is_phase and index >= current
+    )
     turn = replace(
         state.turn,
         position=index,
@@ -2020,7 +2027,7 @@ def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
     state = replace(state, turn=turn, moment=line, incomplete_since_step=False)
     if state.kept_tapped:
         state = replace(state, kept_tapped=EMPTY_SET)
-    if step == "end-of-combat" or (is_phase and name in ("main", "ending") and current >= 5):
+    if combat_over:
         state = replace(
             _end_combat(state),
             effects=tuple(e for e in state.effects if e.until != "end-of-combat"),
