@@ -8,9 +8,11 @@ untap step, a phase in or out outside the untap step, a draw outside the draw st
 flagged: the active player's draw in the draw step, the untaps of the untap step, the
 cleanup step's discard from hand, a Saga's lore counter as the precombat main phase
 begins, and in the pregame the opening hands' draws (those of a player who has not kept
-yet) and the shuffles of the decks. Nor is a control change back to the owner: control
-returns without cause when the effect that took it ends (decision 0013 item 4). A
-replaced event with no cause is N104's.
+yet) and the shuffles of the decks. Nor is a control change back to the owner, or, once
+an effect has changed who controls the permanent, to another player: control returns
+without cause when the effect that took it ends (decision 0013 item 4), to the owner or to
+the player an earlier effect still gives it (Mind Flayer's "for as long as"). A replaced
+event with no cause is N104's.
 
 ## Why
 Every event in a record has one cause (decisions 0001 and 0005): the object whose
@@ -102,7 +104,8 @@ def event_name(statement: t.Statement) -> str | None:
 
 def causeless(state: GameState, statement: t.Statement) -> bool:
     """An event written without cause: a turn-based action (CR 703.4), a step of the pregame,
-    or control going back to the owner as an effect ends."""
+    or control going back as an effect ends: to the owner, or, once a `control` line has
+    changed it, to a player an earlier effect still gives it (CR 611.2b, 613.7)."""
     turn = state.turn
     if isinstance(statement, t.Draw):
         if state.stage in _PREGAME:
@@ -125,15 +128,15 @@ def causeless(state: GameState, statement: t.Statement) -> bool:
         return statement.verb.value == "shuffle" and state.stage in _PREGAME  # 103.3
     if isinstance(statement, t.Control):
         obj = state.obj(statement.subject.number)  # control returns as an effect ends (0013.4)
-        return obj is None or obj.owner == statement.controller.name
+        return obj is None or obj.owner == statement.controller.name or obj.control_given
     return False
 
 
 # Steps whose turn-based actions a replacement effect can change, and the lines that the
-# changed action can become (CR 703.4c, 703.4d, 703.4n): an untap, the draw (or the mill and
-# return of dredge, or life), the cleanup discard.
+# changed action can become (CR 703.4c, 703.4d, 703.4n): an untap (or a stun counter removed
+# instead, 122.1d), the draw (or the mill and return of dredge, or life), the cleanup discard.
 _TURN_BASED_STEPS: dict[str, tuple[type, ...]] = {
-    "untap": (t.TapChange, t.Phasing),
+    "untap": (t.TapChange, t.Phasing, t.ObjectCounters),
     "draw": (t.Draw, t.Move, t.Life),
     "cleanup": (t.Move,),
 }
