@@ -6,7 +6,8 @@ draw, a life change, counters. Events that have no cause have none to keep and a
 flagged: turn-based actions (the draw step's draw, the cleanup step's discard) and what a
 player does under the normal rules (a land played that enters tapped,
 `#15 play tapped replacement #15`). Nor are the events that replace a turn-based action,
-with an empty stack and nothing resolving: an untap or phasing in the untap step, a draw,
+with an empty stack and nothing resolving: an untap, phasing or a stun counter removed
+instead of the untap (CR 122.1d) in the untap step, a draw,
 move or life change in the draw step (dredge's mill and return instead of the draw),
 a move in the cleanup step, counters in the precombat main phase (a Saga's lore
 counter), decision 0040 item 2.
