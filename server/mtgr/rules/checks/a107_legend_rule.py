@@ -6,7 +6,9 @@ when state-based actions were checked), while one player controls two or more le
 permanents with the same name: the legend rule should have put all but one into their
 owners' graveyards, with a `move ... by sba` line. Silent without a card index, and
 while a permanent whose text mentions the legend rule is on the battlefield; hidden
-permanents and tokens are not looked up.
+permanents and tokens are not looked up. A phased-out permanent is not counted (CR
+702.26b), and the line that ends the untap step is not flagged: no player gets priority
+in that step (CR 502.4), so a legend phased in there goes by the upkeep's first lines.
 
 Reads: the front face's `type_line` (the supertype Legendary), the card's `name`, and
 the `oracle_text` of the permanents on the battlefield.
@@ -61,8 +63,13 @@ def check(ctx: Context, statement: t.Statement) -> None:
         return
     if isinstance(statement, t.Cast) and statement.cause is not None:
         return  # cast while a spell resolves: no player has had priority since
+    if state.turn.step == "untap" and not isinstance(statement, t.Cast):
+        return  # no player gets priority in the untap step (502.4): the upkeep's first lines
     legends: dict[tuple[str | None, str], list[GameObject]] = {}
-    permanents = [obj for obj in state.objects.values() if obj.zone == "battlefield"]
+    # a phased-out permanent is treated as though it does not exist (702.26b)
+    permanents = [
+        obj for obj in state.objects.values() if obj.zone == "battlefield" and not obj.phased_out
+    ]
     for obj in permanents:
         card = ctx.card(obj)
         face = face_up(card, obj) if card is not None else None
