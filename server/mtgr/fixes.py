@@ -361,10 +361,11 @@ def _fix_k332(doc: _Doc, line: int, span: t.Span) -> list[Fix]:
     """A casting line written too late: move it up to before the first line of the part
     that must follow it (CR 601.2 order, decision 0045)."""
     statement = doc.statement(line)
-    casting = doc.document.state_before(line).casting
+    state = doc.document.state_before(line)
+    casting = state.casting
     if statement is None or casting is None:
         return []
-    stage = casting_stage(casting, statement)
+    stage = casting_stage(state, casting, statement)
     if stage is None:
         return []
     later = [doc.index(i) for i in casting.starts[stage + 1 :] if i is not None]
