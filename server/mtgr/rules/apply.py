@@ -1680,7 +1680,10 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
         target = state.obj(recipient.number)
         if target is None:
             return state
-        if not (target.counter("loyalty") or target.counter("defense")):
+        counted = bool(target.counter("loyalty") or target.counter("defense"))
+        # a planeswalker that attacks or blocks is a creature too (Gideon, a walker Sarkhan
+        # made a Dragon): its damage is marked as well as taking its loyalty (CR 120.3)
+        if not counted or target.in_combat:
             # damage to a creature is marked on it until the cleanup step (CR 120.3e, 514.2)
             touched = line if statement.deathtouch is not None and amount else target.deathtouch
             state = state.with_object(
@@ -1693,7 +1696,10 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
                 )
             )
             state = _watch(state, target.number)
-            return replace(state, sba_due=True) if touched is not None else state
+            if touched is not None:
+                state = replace(state, sba_due=True)
+            if not counted:
+                return state
         pending = PendingDamage(line, source, amount, recipient.number, statement.span)
     return replace(state, pending_damage=(*state.pending_damage, pending))
 
