@@ -1851,7 +1851,11 @@ def _(statement: t.Control, state: GameState, line: LineId) -> GameState:
     source = _cause_object(statement)
     if statement.until is not None and source is not None:
         effect = ControlEffect(
-            statement.until.value, source, _controller_of(state, source), obj.controller, line
+            statement.until.value,
+            _lasting_source(state, source),
+            _controller_of(state, source),
+            obj.controller,
+            line,
         )
         effects = (*effects, effect)
         state = replace(state, control_changed=state.control_changed | {obj.number})
@@ -1859,6 +1863,15 @@ def _(statement: t.Control, state: GameState, line: LineId) -> GameState:
     if controller != obj.controller:
         updated = replace(_out_of_combat(updated), ring_bearer=False)  # CR 506.4, 701.54a
     return state.with_object(updated)
+
+
+def _lasting_source(state: GameState, cause: int) -> int:
+    """Whose leaving ends an effect `until leaves`: the cause, or the permanent whose
+    ability the cause is (Sower of Temptation's trigger, decision 0005 item 7)."""
+    ability = state.obj(cause)
+    if ability is not None and ability.kind is ObjectKind.ABILITY and ability.source is not None:
+        return ability.source
+    return cause
 
 
 @_apply.register
