@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from mtgr.cards.model import CardIndex
 from mtgr.rules.context import Finding
 from mtgr.rules.registry import Severity
-from mtgr.rules.walk import END_OF_FILE, Line, Walk, walk
+from mtgr.rules.walk import END_OF_FILE, Walk, walk
 from mtgr.syntax import tree as t
 from mtgr.syntax.document import Document
+from mtgr.syntax.tree import Line
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,11 +24,12 @@ from mtgr.rules.checks.a101_unknown_card_name import SUGGESTIONS
 from mtgr.rules.context import Finding
 from mtgr.rules.registry import Severity
 from mtgr.rules.state import GameState, casting_stage
-from mtgr.rules.walk import Line, Walk, end_of_file, state_before, step, walk
+from mtgr.rules.walk import Walk, end_of_file, state_before, step, walk
 from mtgr.syntax import tree as t
 from mtgr.syntax.document import Document, parse_line, split_lines
 from mtgr.syntax.occurrences import occurrences_in_line
 from mtgr.syntax.parser import suggested_word
+from mtgr.syntax.tree import Line
 
 _ALLOW = re.compile(r"\ballow\s*:?\s*((?:[A-Z]+[0-9]+)(?:\s*,?\s*[A-Z]+[0-9]+)*)")
 _REPLACEMENT_ZONES = ("battlefield", "command")

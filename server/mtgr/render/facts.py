@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from mtgr.rules.walk import Line
 from mtgr.syntax import tree as t
+from mtgr.syntax.tree import Line
 
 Reference = int | str  # an object's number or a player's name
 

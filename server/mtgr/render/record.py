@@ -13,8 +13,9 @@ from mtgr.render.board import Board, build_board
 from mtgr.render.facts import RecordFacts, scan
 from mtgr.rules.context import Finding
 from mtgr.rules.state import GameState
-from mtgr.rules.walk import Line, Walk, state_before, step, walk
+from mtgr.rules.walk import Walk, state_before, step, walk
 from mtgr.syntax.document import Document
+from mtgr.syntax.tree import Line
 
 
 @dataclass

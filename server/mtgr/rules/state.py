@@ -16,9 +16,8 @@ from typing import Any, TypeVar
 
 from mtgr.rules.objects import FrozenObjects, ObjectTable
 from mtgr.syntax import tree as t
-from mtgr.syntax.tree import Span
+from mtgr.syntax.tree import LineId, Span
 
-LineId = int
 _T = TypeVar("_T")
 
 ZONES = ("library", "hand", "graveyard", "battlefield", "stack", "exile", "command")

@@ -23,15 +23,10 @@ from mtgr.rules.context import Context, Finding
 from mtgr.rules.registry import check_key, check_table, checks_for, end_checks, rule
 from mtgr.rules.state import Checkpoint, GameState, LineId
 from mtgr.syntax import tree as t
+from mtgr.syntax.tree import Line
 
 CHECKPOINT_EVERY = 16
 END_OF_FILE: LineId = -1  # where the end checks' failures are kept
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    id: LineId
-    parsed: t.ParsedLine
 
 
 @dataclass

@@ -16,11 +16,11 @@ from collections.abc import Iterator
 from itertools import count
 from operator import attrgetter
 
-from mtgr.rules.walk import Line
 from mtgr.syntax import tree as t
 from mtgr.syntax.cache import ParseCache
 from mtgr.syntax.parser import BROAD_SHAPES, SHAPES, direct_constructor
 from mtgr.syntax.parser import parse_line as _parse_line
+from mtgr.syntax.tree import Line
 
 # each line parsed lately, by its text (see mtgr.syntax.cache). An open document holds its
 # lines' results anyway; what the cache alone keeps alive is the versions edits replaced,

@@ -698,3 +698,16 @@ class ParsedLine:
                 tokens += (Token(self.comment, TokenKind.COMMENT),)
             object.__setattr__(self, "_tokens", tokens)
         return tokens
+
+
+# A line's identity for as long as it lives (an edit elsewhere never changes it): what the
+# rules' tables are keyed by, so that the states below an edit stay equal to the last walk's.
+LineId = int
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A line of a record as the rules walk it: its lasting id and what the parser found."""
+
+    id: LineId
+    parsed: ParsedLine

@@ -31,10 +31,9 @@ from mtgr.check import (
 )
 from mtgr.rules.context import Finding
 from mtgr.rules.registry import Severity
-from mtgr.rules.walk import Line
 from mtgr.server.features.log import LOGGER
 from mtgr.server.transport import QueuedWriter
-from mtgr.syntax.tree import JudgeEvent, Span
+from mtgr.syntax.tree import JudgeEvent, Line, Span
 
 if TYPE_CHECKING:
     from mtgr.rules.walk import Walk

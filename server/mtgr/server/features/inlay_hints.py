@@ -24,10 +24,11 @@ from lsprotocol import types
 
 from mtgr.rules.apply import apply
 from mtgr.rules.state import GameState
-from mtgr.rules.walk import Line, Walk
+from mtgr.rules.walk import Walk
 from mtgr.server.features.per_line import CHUNK_EVERY, line_chunks
 from mtgr.server.features.raw import RawResult, dumps, raw_list
 from mtgr.syntax import tree as t
+from mtgr.syntax.tree import Line
 
 if TYPE_CHECKING:
     from mtgr.server.app import MtgrServer

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 from weakref import WeakKeyDictionary
 
 if TYPE_CHECKING:
-    from mtgr.rules.walk import Line
     from mtgr.server.session import OpenDocument
     from mtgr.syntax.document import Document
+    from mtgr.syntax.tree import Line
 
 V = TypeVar("V")
 

@@ -17,11 +17,12 @@ from weakref import WeakKeyDictionary
 from lsprotocol import types
 
 from mtgr.rules.state import ZONES
-from mtgr.rules.walk import Line, Walk
+from mtgr.rules.walk import Walk
 from mtgr.server.features.per_line import common_length, line_chunks
 from mtgr.server.features.raw import RawResult, raw_joined
 from mtgr.syntax import tree as t
 from mtgr.syntax.parser import GRAMMAR
+from mtgr.syntax.tree import Line
 
 if TYPE_CHECKING:
     from mtgr.server.app import MtgrServer
