@@ -922,6 +922,13 @@ def _(statement: t.Start, state: GameState, line: LineId) -> GameState:
 def _(statement: t.Draw, state: GameState, line: LineId) -> GameState:
     state = _to_pregame(state)
     name = statement.subject.name
+    if (
+        state.turn.step == "draw"
+        and name == state.turn.player
+        and statement.cause is None
+        and not statement.replacements
+    ):
+        state = replace(state, turn=replace(state.turn, turn_draw_done=True))
     player = state.player(name)
     assert player is not None
     empty = player.library.size == 0
@@ -2042,6 +2049,7 @@ def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
         added_after=added_after,
         cleanup_priority=False,
         struck_first=state.turn.struck_first if repeated and step == "combat-damage" else EMPTY_SET,
+        turn_draw_done=False,
     )
     state = replace(state, turn=turn, moment=line, incomplete_since_step=False)
     if state.kept_tapped:

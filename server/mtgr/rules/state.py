@@ -370,6 +370,9 @@ class Turn:
     # creatures that dealt combat damage in this combat's first combat damage step: in a
     # second one only those with double strike deal it again (510.4, decision 0073)
     struck_first: frozenset[int] = EMPTY_SET
+    # the active player's draw of this draw step is written: a second draw needs a cause
+    # (CR 504.1: the turn-based action draws one card)
+    turn_draw_done: bool = False
 
 
 # CR 500.1: the phases and steps in order. A main phase appears twice.

@@ -4,8 +4,9 @@
 A line with no `by` that needs one: a move, a life change, mana added, counters, a reveal, a
 search or shuffle, a control change, an attach or unattach, a new token or copy, the Ring
 tempting a player (`ring-bearer`), a tap, an untap outside the
-untap step, a phase in or out outside the untap step, a draw outside the draw step. Turn-based actions have no cause and are not
-flagged: the active player's draw in the draw step, the untaps of the untap step, the
+untap step, a phase in or out outside the untap step, a draw outside the draw step or a
+second one in it. Turn-based actions have no cause and are not flagged: the active
+player's one draw in the draw step (any draw of the step after a gap in it), the untaps of the untap step, the
 cleanup step's discard from hand, a Saga's lore counter as the precombat main phase
 begins, and in the pregame the opening hands' draws (those of a player who has not kept
 yet) and the shuffles of the decks. Nor is a control change back to the owner, or, once
@@ -42,6 +43,7 @@ need no `by`.
 - CR 703.2: "Turn-based actions are not controlled by any player."
 - CR 703.4c: "the active player determines which permanents they control will untap. Then they untap them all simultaneously."
 - CR 703.4d: "Immediately after the draw step begins, the active player draws a card."
+- CR 504.1: "First, the active player draws a card. This turn-based action doesn't use the stack."
 - CR 703.4f: "Immediately after a player's precombat main phase begins, that player puts a lore counter on each Saga enchantment they control with one or more chapter abilities."
 - CR 703.4n: "Immediately after the cleanup step begins, if the active player's hand contains more cards than their maximum hand size (normally seven), they discard enough cards to reduce their hand size to that number."
 - CR 103.3: "After the starting player has been determined and any additional steps performed, each player shuffles their deck so that the cards are in a random order."
@@ -60,7 +62,7 @@ RULE = define(
     "Missing cause",
     severity=Severity.ERROR,
     decisions=("0005.9", "0005.5", "0001.3", "0013.4", "0023.1", "0025.2", "0062.1"),
-    cr=("703.1", "703.2", "703.4c", "703.4d", "703.4f", "703.4n", "103.3", "103.5"),
+    cr=("703.1", "703.2", "703.4c", "703.4d", "504.1", "703.4f", "703.4n", "103.3", "103.5"),
     doc=__doc__,
 )
 
@@ -111,7 +113,12 @@ def causeless(state: GameState, statement: t.Statement) -> bool:
         if state.stage in _PREGAME:
             player = state.player(statement.subject.name)
             return player is None or not player.kept  # opening hands, mulligans (103.5)
-        return turn.step == "draw" and statement.subject.name == turn.player  # 703.4d
+        # 703.4d, 504.1: the active player's one draw; unknown after a gap in the step
+        return (
+            turn.step == "draw"
+            and statement.subject.name == turn.player
+            and (not turn.turn_draw_done or state.incomplete_since_step)
+        )
     if isinstance(statement, t.TapChange):
         return statement.verb.value == "untap" and turn.step == "untap"  # 703.4c
     if isinstance(statement, t.Phasing):
@@ -173,10 +180,16 @@ def check(ctx: Context, statement: t.Statement) -> None:
     who = f"#{subject.number}" if isinstance(subject, t.ObjectRef) else f'"{subject.name}"'
     obj = state.obj(subject.number) if isinstance(subject, t.ObjectRef) else None
     label = obj.label() if obj is not None else who
+    turn = state.turn
+    again = (
+        " (the draw step's turn-based draw is one card, and it is written above: CR 504.1)"
+        if isinstance(statement, t.Draw) and turn.step == "draw" and subject.name == turn.player
+        else ""
+    )
     ctx.report(
         RULE,
-        f"{label} {event} has no cause: write `by #N` (the object whose ability or effect did it), "
-        '`by "Player"` (a player\'s choice) or `by sba`; only turn-based actions go without one '
-        "(decisions 0001, 0005; CR 703.1)",
+        f"{label} {event} has no cause{again}: write `by #N` (the object whose ability or effect "
+        'did it), `by "Player"` (a player\'s choice) or `by sba`; only turn-based actions go '
+        "without one (decisions 0001, 0005; CR 703.1)",
         statement.verb.span,
     )
