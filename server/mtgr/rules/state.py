@@ -430,7 +430,8 @@ def casting_stage(state: GameState, casting: Casting, statement: t.Statement) ->
     (as a permanent enters, 614.12a, decision 0017 item 6), and a mana ability after the
     `pay` line makes mana for what comes next; neither is part of this casting. Nor is
     another player's mana ability: only the caster activates them while casting (601.2g),
-    so it comes after, in response (a land tapped for mana in response to Wasteland)."""
+    so it comes after, in response (a land tapped for mana in response to Wasteland). Nor
+    is the reveal of the card whose ability is activated from a hidden zone (602.2a)."""
     number = casting.number
     paid = casting.starts[_PAYMENTS] is not None  # a `pay` line
     cast = paid or casting.stage > _PAYMENTS  # or an action that pays a cost
@@ -445,6 +446,8 @@ def casting_stage(state: GameState, casting: Casting, statement: t.Statement) ->
     if cause is None or not isinstance(cause.agent, t.ObjectRef):
         return None
     if cause.agent.number == number:
+        if isinstance(statement, t.Reveal) and _is_source_of(state, statement, number):
+            return None  # a card revealed as its ability is announced from a hidden zone (602.2a)
         return 5
     if (
         isinstance(statement, (t.TapChange, t.Move))
@@ -455,6 +458,11 @@ def casting_stage(state: GameState, casting: Casting, statement: t.Statement) ->
             return None
         return 3
     return None
+
+
+def _is_source_of(state: GameState, reveal: t.Reveal, ability: int) -> bool:
+    activated = state.obj(ability)
+    return activated is not None and activated.source == reveal.subject.number
 
 
 def _controlled_by_another(state: GameState, source: int, cast: int) -> bool:

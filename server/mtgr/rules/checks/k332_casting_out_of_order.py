@@ -10,7 +10,9 @@ written the spell is cast: a later `choose` is made as a permanent enters (decis
 item 6) and a later mana ability makes mana for what comes next; neither is flagged. Nor
 is another player's mana ability: only the caster activates mana abilities while casting,
 so one of another player's comes after, in response (a land tapped for mana in response
-to Wasteland, whose costs write no `pay` line).
+to Wasteland, whose costs write no `pay` line). Nor is the reveal of the card whose
+ability is activated from a hidden zone (cycling, transmute, channel), which is revealed
+as the ability is announced (CR 602.2a), not as a cost.
 
 ## Why
 Casting follows the steps of CR 601.2 in order: the spell goes on the stack, its modes,
@@ -44,6 +46,7 @@ resolution show it. The quick fix moves the line up to where it belongs.
 - CR 601.2g: "Mana abilities must be activated before costs are paid."
 - CR 601.2h: "First, they pay all costs that don't involve random elements or moving objects from the library to a public zone, in any order."
 - CR 602.2b: "Those rules apply to activating an ability just as they apply to casting a spell."
+- CR 602.2a: "If an activated ability is being activated from a hidden zone, the card that has that ability is revealed."
 """
 
 from mtgr.rules.context import Context, Related
@@ -56,7 +59,7 @@ RULE = define(
     "Casting out of the order of CR 601.2",
     severity=Severity.ERROR,
     decisions=("0045.1", "0045.2"),
-    cr=("601.2b", "601.2c", "601.2g", "601.2h", "602.2b"),
+    cr=("601.2b", "601.2c", "601.2g", "601.2h", "602.2b", "602.2a"),
     doc=__doc__,
 )
 
