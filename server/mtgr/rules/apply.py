@@ -1136,8 +1136,8 @@ def _(statement: t.New, state: GameState, line: LineId) -> GameState:
     zone = place.zone.value
     what = statement.what.value
     owner = place.player.name if place.player else None
-    if what == "copy" and statement.original is not None:
-        owner = owner or _controller_of(state, statement.original.number)
+    # a copy is controlled by the player under whose control it was put on the stack: the
+    # controller of what made it, unless the line names another (CR 707.10, decision 0014)
     if owner is None and isinstance(statement.cause, t.Cause):
         agent = statement.cause.agent
         owner = (
@@ -1145,11 +1145,15 @@ def _(statement: t.New, state: GameState, line: LineId) -> GameState:
             if isinstance(agent, t.PlayerRef)
             else _controller_of(state, agent.number if isinstance(agent, t.ObjectRef) else None)
         )
+    original = state.obj(statement.original.number) if statement.original is not None else None
+    if what == "copy" and statement.original is not None:
+        owner = owner or _controller_of(state, statement.original.number)
     kind = _NEW_KINDS.get(what, ObjectKind.CARD)
     name = statement.card.value if statement.card else None
     if what == "copy" and statement.original is not None:
-        original = state.obj(statement.original.number)
         name = original.name if original else None
+    # a copy on the stack has its original's targets until a `target` line for it (0014.2)
+    targets = original.targets if what == "copy" and original and zone == "stack" else ()
     controller = owner
     if statement.owner is not None and zone == "battlefield":
         owner = statement.owner.name  # `battlefield "P" owner "Q"` (decision 0021)
@@ -1170,6 +1174,7 @@ def _(statement: t.New, state: GameState, line: LineId) -> GameState:
         source=statement.original.number if statement.original else None,
         last_moved=line,
         entered_moment=state.moment,
+        targets=targets,
     )
     state = state.with_object(obj)
     if what == "commander":
