@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, fields
 from typing import Protocol
 
@@ -55,6 +56,30 @@ class Card:
     def text_mentions(self, words: str) -> bool:
         words = words.casefold()
         return any(words in face._folded_text for face in self.faces)
+
+    def text_mentions_beyond_keywords(self, words: str) -> bool:
+        """Like `text_mentions`, leaving out the lines that only list the card's own
+        keywords ("Flying, haste", with their reminder text): Monastery Swiftspear's haste is
+        its own, where "Creatures you control have haste" may give it to others."""
+        words = words.casefold()
+        own = {keyword.casefold() for keyword in self.keywords}
+        return any(
+            words in line
+            for face in self.faces
+            for line in face._folded_text.splitlines()
+            if not _lists_only(line, own)
+        )
+
+
+def _lists_only(line: str, keywords: set[str]) -> bool:
+    """Whether a (casefolded) line of rules text is a list of these keywords, each maybe
+    with a cost or number after it, reminder text in parentheses left out."""
+    bare = re.sub(r"\([^)]*\)", "", line).strip()
+    items = [item.strip() for item in bare.split(",")]
+    return bool(bare) and all(
+        any(item == keyword or item.startswith(keyword + " ") for keyword in keywords)
+        for item in items
+    )
 
 
 def card_data(card: Card) -> dict[str, object]:

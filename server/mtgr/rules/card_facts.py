@@ -35,8 +35,11 @@ def could_be_given(
     others = [obj, *(o for o in objects if o.zone == "battlefield")]
     for other in others:
         card = ctx.card(other)
-        if card is not None and any(card.text_mentions(phrase) for phrase in phrases):
-            return True
+        if card is not None:
+            # another permanent's keyword lines are its own: only its other text may give
+            mentions = card.text_mentions if other is obj else card.text_mentions_beyond_keywords
+            if any(mentions(phrase) for phrase in phrases):
+                return True
         if card is None and other is not obj and other.name is not None and ctx.cards:
             if other.kind is not ObjectKind.CARD or other.face_down:
                 continue  # a token or a face-down permanent: no printed card to read
