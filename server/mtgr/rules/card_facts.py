@@ -4,7 +4,8 @@ A printed characteristic is only where a rule starts: effects, other permanents 
 card's own abilities can give an object haste, flash or a creature type. A card-aware rule
 therefore stays silent whenever something the lines show could have changed what it reads:
 a lasting effect on the object or on no object in particular, or a permanent (the object
-itself included) whose Oracle text mentions the quality (decision 0050 item 3), or one whose
+itself included) whose Oracle text mentions the quality (decision 0050 item 3; another
+permanent's lines that list only its own keywords give it nothing), or one whose
 text is not its printed card's (a clone, a melded permanent) or that the card index does not
 know (decision 0050 item 4: the index may be older than the card); an emblem, whose abilities
 work in the command zone (CR 114.4); a card in a graveyard whose ability works there
