@@ -5,7 +5,8 @@ card's own abilities can give an object haste, flash or a creature type. A card-
 therefore stays silent whenever something the lines show could have changed what it reads:
 a lasting effect on the object or on no object in particular, or a permanent (the object
 itself included) whose Oracle text mentions the quality (decision 0050 item 3; another
-permanent's lines that list only its own keywords give it nothing), or one whose
+permanent's lines that list only its own keywords give it nothing), or a token attached
+to it (a Role: the lines never give a token's text), or one whose
 text is not its printed card's (a clone, a melded permanent) or that the card index does not
 know (decision 0050 item 4: the index may be older than the card); an emblem, whose abilities
 work in the command zone (CR 114.4); a card in a graveyard whose ability works there
@@ -41,6 +42,8 @@ def could_be_given(
             mentions = card.text_mentions if other is obj else card.text_mentions_beyond_keywords
             if any(mentions(phrase) for phrase in phrases):
                 return True
+        if card is None and other is not obj and other.attached_to == obj.number:
+            return True  # a token attached to it (a Role, an Aura token): its text is not known
         if card is None and other is not obj and other.name is not None and ctx.cards:
             if other.kind is not ObjectKind.CARD or other.face_down:
                 continue  # a token or a face-down permanent: no printed card to read

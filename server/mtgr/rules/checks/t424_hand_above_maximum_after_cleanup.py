@@ -4,10 +4,13 @@
 A `turn` line while the player whose turn just ended holds more than seven cards in hand
 by the lines (cards drawn, less those played, cast, discarded or moved): the cleanup
 step's discard to the maximum hand size was left out. Quiet when the lines do not say
-the hand: after a gap in that turn, in a Commander game without a card index (a deck of
-a hundred cards often has Reliquary Tower or Thought Vessel), and with an index whenever
-a permanent or emblem may change a maximum hand size (its text says "hand size", or the
-index does not know it, or it is face down or a token).
+the hand or its maximum: after a gap in that turn, while a lasting effect mentions a hand
+size (Praetor's Counsel), in a Commander game or with an emblem without a card index (a
+deck of a hundred cards often has Reliquary Tower or Thought Vessel), and with an index
+whenever a permanent or emblem may change a maximum hand size (its text says "hand
+size", or the index does not know it, or it is face down or a token). Without an index a
+permanent's static ability is not read: a record that keeps eight cards under Spellbook
+or Wizard Class says so with `// allow T424` on the turn line (decision 0050 item 3).
 
 ## Why
 A player may hold any number of cards during a turn, but as the cleanup step begins the
@@ -86,8 +89,11 @@ def check(ctx: Context, statement: t.Statement) -> None:
 def _maximum_is_seven(ctx: Context) -> bool:
     """Whether nothing the lines and the card index show may change a maximum hand size."""
     state = ctx.state
+    if any("hand size" in effect.text.casefold() for effect in state.effects):
+        return False  # Praetor's Counsel: "You have no maximum hand size for the rest of the game"
     if ctx.cards is None:
-        return state.variant != "commander"
+        emblems = any(o.kind is ObjectKind.EMBLEM for o in state.objects.values())
+        return state.variant != "commander" and not emblems
     return not any(
         _may_change_hand_size(ctx, obj)
         for obj in state.objects.values()
