@@ -3,7 +3,7 @@
 ## What it flags
 An `attack` line outside the declare attackers step, by a creature the active player
 does not control, or by a creature that is tapped; or one that attacks the active player
-themselves, or a planeswalker of theirs (a permanent they control with loyalty counters
+themselves, the attacking creature itself, or a planeswalker of theirs (a permanent they control with loyalty counters
 and no defense counters: a battle they control is attacked when an opponent protects it).
 
 ## Why
@@ -75,7 +75,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
         )
     if obj.tapped:
         problems.append("it is tapped, and attackers must be untapped (CR 508.1a)")
-    problems += _defender_problems(state, statement.defender, active)
+    problems += _defender_problems(state, statement.defender, obj.number, active)
     if not problems:
         return
     ctx.report(
@@ -87,7 +87,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
 
 
 def _defender_problems(
-    state: GameState, defender: t.ObjectRef | t.PlayerRef, active: str | None
+    state: GameState, defender: t.ObjectRef | t.PlayerRef, attacking: int, active: str | None
 ) -> list[str]:
     """What is wrong with what the creature attacks: the attacking player, or their own
     planeswalker (CR 506.2); other objects are O203's and A103's to judge."""
@@ -97,6 +97,10 @@ def _defender_problems(
         if defender.name == active:
             return [f'it attacks "{active}", the attacking player, not an opponent (CR 506.2)']
         return []
+    if defender.number == attacking:
+        return [
+            "it attacks itself, where it may attack an opponent or what they control (CR 506.2)"
+        ]
     attacked = state.obj(defender.number)
     if (
         attacked is None
