@@ -3,8 +3,9 @@
 ## What it flags
 An `attack` line outside the declare attackers step, by a creature the active player
 does not control, or by a creature that is tapped; or one that attacks the active player
-themselves, the attacking creature itself, or a planeswalker of theirs (a permanent they control with loyalty counters
-and no defense counters: a battle they control is attacked when an opponent protects it).
+themselves, itself, or a planeswalker of theirs (a permanent they control with loyalty
+counters and no defense counters: a battle they control is attacked when an opponent
+protects it).
 
 ## Why
 Attackers are declared as the declare attackers step begins, as a turn-based action of
