@@ -66,6 +66,7 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
         or state.resolving is not None
         or state.hidden_this_step
         or state.commander_losses
+        or state.left_with_sba
     ):
         state = _before_any(state, statement, plan.result)
     if plan.mana or state.mana_pending is not None or state.mana_made_by is not None:
@@ -287,6 +288,8 @@ def _before_any(state: GameState, statement: t.Statement, result: bool) -> GameS
         state = replace(state, hidden_this_step=EMPTY_SET)
     if state.commander_losses and not at_sba_time(statement):
         state = replace(state, commander_losses=())  # M902 reported the game going on
+    if state.left_with_sba and not by_sba(statement):
+        state = replace(state, left_with_sba=EMPTY_SET)  # that state-based event is over
     return state
 
 
@@ -1004,6 +1007,11 @@ def _(statement: t.PlayerAction, state: GameState, line: LineId) -> GameState:
         state = state.with_player(replace(player, lost=True, loses=None))
         if not player.lost and len(state.alive()) > 1:
             state = _leave_game(state, player.name, line)
+            if by_sba(statement):  # the rest of that event may still move what they owned
+                left = {
+                    n for n, o in state.objects.items() if o.zone == GONE and o.last_moved == line
+                }
+                state = replace(state, left_with_sba=state.left_with_sba | left)
     elif verb == "win":
         for other in state.players:
             if other.name != player.name:
@@ -1196,6 +1204,9 @@ def _(statement: t.New, state: GameState, line: LineId) -> GameState:
 def _new_commander(state: GameState, obj: GameObject) -> GameState:
     """A commander comes from its owner's deck (CR 903.6): the library is a card smaller."""
     state = replace(state, commanders=(*state.commanders, obj.number))
+    if state.stage is Stage.GAP:  # a record that began late: earlier casts are not known
+        unknown = state.commander_casts_unknown | {obj.number}
+        state = replace(state, commander_casts_unknown=unknown)
     player = state.player(obj.owner or "")
     if player is None or player.library.size is None:
         return state
@@ -1205,6 +1216,8 @@ def _new_commander(state: GameState, obj: GameObject) -> GameState:
 
 @_apply.register
 def _(statement: t.Move, state: GameState, line: LineId) -> GameState:
+    if statement.subject.number in state.left_with_sba and by_sba(statement):
+        return state  # it died in the event its owner lost in, and left the game with them
     source = statement.source.zone.value
     obj = _object(state, statement.subject.number, line, source, _player(statement.source))
     obj = _named(obj, statement.name)

@@ -590,6 +590,9 @@ class GameState:
     declared: tuple[str, ...] = ()  # players declared by `player` lines
     resolving: int | None = None  # the object that resolved last, while its resolution goes on
     hidden_this_step: frozenset[int] = EMPTY_SET  # `new hidden` since the last turn, phase, step
+    # what a player who lost `by sba` took out of the game with them, while the other
+    # state-based actions of that one event are still written (CR 704.3, 800.4a)
+    left_with_sba: frozenset[int] = EMPTY_SET
     # how this game ended (decision 0030): the winner's name, "" for a draw, None while not
     # known. Earlier games' results are not kept: an edit to one game's end would otherwise
     # make every later state differ, and the walk could not stop re-checking early.

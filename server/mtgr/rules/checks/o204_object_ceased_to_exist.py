@@ -47,6 +47,7 @@ a new object (CR 400.7) and gets a new number.
 - CR 400.7: "An object that moves from one zone to another becomes a new object with no memory of, or relation to, its previous existence."
 """
 
+from mtgr.rules.apply import by_sba
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import GONE, ObjectKind
@@ -75,6 +76,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
         return
     if obj.number == ctx.state.resolving and isinstance(statement, _RESOLUTION):
         return
+    if obj.number in ctx.state.left_with_sba and by_sba(statement):
+        return  # a state-based action of the event its owner lost in (CR 704.3)
     if obj.kind is ObjectKind.TOKEN:
         what = "is a token that left the battlefield and ceased to exist (CR 111.7, 704.5d)"
     elif obj.kind is ObjectKind.COPY:
