@@ -2,12 +2,16 @@
 
 ## What it flags
 A `block` line outside the declare blockers step, by a creature the active player
-controls, by a tapped creature, or blocking a creature that is not attacking.
+controls, by a tapped creature, or blocking a creature that is not attacking; in a game
+of three or more, by a creature of a player the attacker does not attack; and a second
+creature blocked by one blocker, unless an effect on the lines (or, with a card index,
+a card's text) lets it block more.
 
 ## Why
 Blockers are declared as the declare blockers step begins, by the defending player
 (CR 509.1): the active player's creatures do not block, a blocker must be untapped, and
-each blocker blocks a creature that is attacking (CR 509.1a).
+each blocker blocks one creature that is attacking that player, a planeswalker they
+control or a battle they protect (CR 509.1a).
 
 ## Example
 ```mtgr
@@ -31,11 +35,14 @@ step declare-blockers
 
 from __future__ import annotations
 
+from mtgr.rules.card_facts import could_be_given
 from mtgr.rules.context import Context, tapped_here
 from mtgr.rules.describe import current_step, quiet
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import NOT_OVER
+from mtgr.rules.state import NOT_OVER, GameObject
 from mtgr.syntax import tree as t
+
+_BLOCKS_MORE = ("block an additional", "block any number")
 
 RULE = define(
     "T408",
@@ -73,6 +80,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
     attacker = state.obj(statement.blocked.number)
     if attacker is not None and not attacker.attacking:
         problems.append(f"{attacker.label()} is not attacking (CR 509.1a)")
+    if attacker is not None and attacker.attacking and controller != active:
+        problems += _defender_problems(ctx, blocker, attacker, controller)
     if not problems:
         return
     ctx.report(
@@ -81,3 +90,41 @@ def check(ctx: Context, statement: t.Statement) -> None:
         statement.verb.span,
         related=(tapped_here(blocker) if blocker.tapped else ()) + ctx.where(blocker),
     )
+
+
+def _defender_problems(
+    ctx: Context, blocker: GameObject, attacker: GameObject, controller: str | None
+) -> list[str]:
+    """A blocker of a player other than the one the attacker attacks (a game of three or
+    more), and a second creature blocked by one blocker (CR 509.1a): one creature each,
+    unless a recorded effect, or with a card index its text or another's, lets it block
+    more (Palace Guard)."""
+    problems = []
+    defending = _defending_player(ctx, attacker)
+    if defending is not None and controller is not None and controller != defending:
+        problems.append(
+            f'{attacker.label()} attacks "{defending}" or what they control, and only '
+            f'"{defending}" blocks it (CR 509.1a)'
+        )
+    others = [number for number in blocker.blocking if number != attacker.number]
+    if (
+        others
+        and ctx.state.turn.step == "declare-blockers"
+        and not could_be_given(ctx, blocker, _BLOCKS_MORE)
+    ):
+        problems.append(
+            f"it already blocks #{others[0]}, and a blocker blocks one creature (CR 509.1a)"
+        )
+    return problems
+
+
+def _defending_player(ctx: Context, attacker: GameObject) -> str | None:
+    """The player an attacker attacks: the player, or the controller of the planeswalker it
+    attacks (a battle's protector is not tracked)."""
+    target = attacker.attack_target
+    if isinstance(target, str):
+        return target
+    attacked = ctx.state.obj(target) if target is not None else None
+    if attacked is None or attacked.counter("loyalty") <= 0 or attacked.counter("defense") > 0:
+        return None
+    return attacked.controller or attacked.owner
