@@ -20,6 +20,7 @@ from mtgr.syntax.tree import LineId, Span
 
 _T = TypeVar("_T")
 
+MAXIMUM_HAND_SIZE = 7  # CR 402.2, without effects that change it
 ZONES = ("library", "hand", "graveyard", "battlefield", "stack", "exile", "command")
 OWNED_ZONES = frozenset({"library", "hand", "graveyard"})
 PUBLIC_ZONES = frozenset({"graveyard", "battlefield", "stack", "exile", "command"})

@@ -6,9 +6,10 @@ search or shuffle, a control change, an attach or unattach, a new token or copy,
 tempting a player (`ring-bearer`), a tap, an untap outside the
 untap step, a phase in or out outside the untap step, a draw outside the draw step or a
 second one in it. Turn-based actions have no cause and are not flagged: the active
-player's one draw in the draw step (any draw of the step after a gap in it), the untaps of the untap step, the
-cleanup step's discard from hand, a Saga's lore counter as the precombat main phase
-begins, and in the pregame the opening hands' draws (those of a player who has not kept
+player's one draw in the draw step (any draw of the step after a gap in it), the untaps
+of the untap step, the cleanup step's discard from the active player's hand while it
+holds more than seven cards (or a maximum the lines cannot tell), a Saga's lore counter
+as the precombat main phase begins, and in the pregame the opening hands' draws (those of a player who has not kept
 yet) and the shuffles of the decks. Nor is a control change back to the owner, or, once
 an effect has changed who controls the permanent, to another player: control returns
 without cause when the effect that took it ends (decision 0013 item 4), to the owner or to
@@ -46,6 +47,7 @@ need no `by`.
 - CR 504.1: "First, the active player draws a card. This turn-based action doesn't use the stack."
 - CR 703.4f: "Immediately after a player's precombat main phase begins, that player puts a lore counter on each Saga enchantment they control with one or more chapter abilities."
 - CR 703.4n: "Immediately after the cleanup step begins, if the active player's hand contains more cards than their maximum hand size (normally seven), they discard enough cards to reduce their hand size to that number."
+- CR 514.1: "First, if the active player's hand contains more cards than their maximum hand size (normally seven), they discard enough cards to reduce their hand size to that number."
 - CR 103.3: "After the starting player has been determined and any additional steps performed, each player shuffles their deck so that the cards are in a random order."
 - CR 103.5: "Each player draws a number of cards equal to their starting hand size, which is normally seven."
 """
@@ -54,7 +56,7 @@ from __future__ import annotations
 
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import GameState, Stage
+from mtgr.rules.state import MAXIMUM_HAND_SIZE, GameState, ObjectKind, Stage
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -62,7 +64,18 @@ RULE = define(
     "Missing cause",
     severity=Severity.ERROR,
     decisions=("0005.9", "0005.5", "0001.3", "0013.4", "0023.1", "0025.2", "0062.1"),
-    cr=("703.1", "703.2", "703.4c", "703.4d", "504.1", "703.4f", "703.4n", "103.3", "103.5"),
+    cr=(
+        "703.1",
+        "703.2",
+        "703.4c",
+        "703.4d",
+        "504.1",
+        "703.4f",
+        "703.4n",
+        "514.1",
+        "103.3",
+        "103.5",
+    ),
     doc=__doc__,
 )
 
@@ -127,7 +140,9 @@ def causeless(state: GameState, statement: t.Statement) -> bool:
         discard = statement.kind is not None and statement.kind.value == "discard"
         to_graveyard = statement.destination.zone.value == "graveyard"
         from_hand = statement.source.zone.value == "hand"
-        return turn.step == "cleanup" and from_hand and (discard or to_graveyard)  # 703.4n
+        if turn.step != "cleanup" or not from_hand or not (discard or to_graveyard):
+            return False
+        return _discards_to_hand_size(state, statement.subject.number)  # 703.4n, 514.1
     if isinstance(statement, t.ObjectCounters):
         lore = statement.counter.value == "lore" and statement.delta.value > 0
         return lore and turn.position == _PRECOMBAT_MAIN  # 703.4f
@@ -137,6 +152,24 @@ def causeless(state: GameState, statement: t.Statement) -> bool:
         obj = state.obj(statement.subject.number)  # control returns as an effect ends (0013.4)
         return obj is None or obj.owner == statement.controller.name or obj.control_given
     return False
+
+
+def _discards_to_hand_size(state: GameState, number: int) -> bool:
+    """Whether a card leaving a hand in the cleanup step may be its turn-based discard:
+    the active player's, while they hold more than seven cards (CR 514.1), or more than a
+    maximum the lines cannot tell (an effect or emblem about it, a Commander game)."""
+    obj = state.obj(number)
+    active = state.turn.player
+    if obj is None or active is None or obj.owner != active:
+        return obj is None
+    hand = sum(1 for o in state.objects.values() if o.zone == "hand" and o.owner == active)
+    return (
+        hand > MAXIMUM_HAND_SIZE
+        or state.incomplete_since_turn
+        or state.variant == "commander"
+        or any("hand size" in effect.text.casefold() for effect in state.effects)
+        or any(o.kind is ObjectKind.EMBLEM for o in state.objects.values())
+    )
 
 
 # Steps whose turn-based actions a replacement effect can change, and the lines that the
@@ -181,11 +214,13 @@ def check(ctx: Context, statement: t.Statement) -> None:
     obj = state.obj(subject.number) if isinstance(subject, t.ObjectRef) else None
     label = obj.label() if obj is not None else who
     turn = state.turn
-    again = (
-        " (the draw step's turn-based draw is one card, and it is written above: CR 504.1)"
-        if isinstance(statement, t.Draw) and turn.step == "draw" and subject.name == turn.player
-        else ""
-    )
+    again = ""
+    if isinstance(statement, t.Draw) and turn.step == "draw" and subject.name == turn.player:
+        again = " (the draw step's turn-based draw is one card, and it is written above: CR 504.1)"
+    elif isinstance(statement, t.Move) and turn.step == "cleanup":
+        again = (
+            " (the cleanup step's discard is the active player's, down to seven cards: CR 514.1)"
+        )
     ctx.report(
         RULE,
         f"{label} {event} has no cause{again}: write `by #N` (the object whose ability or effect "

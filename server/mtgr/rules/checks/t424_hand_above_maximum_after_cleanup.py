@@ -50,7 +50,7 @@ from __future__ import annotations
 
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import GameObject, ObjectKind, Stage
+from mtgr.rules.state import MAXIMUM_HAND_SIZE, GameObject, ObjectKind, Stage
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -61,8 +61,6 @@ RULE = define(
     cr=("514.1", "402.2"),
     doc=__doc__,
 )
-
-MAXIMUM_HAND_SIZE = 7  # CR 402.2
 
 
 @RULE.on(t.Turn, stages=(Stage.PLAYING,), outside_gaps_and_keyframes=True)
