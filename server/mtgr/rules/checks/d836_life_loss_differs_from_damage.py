@@ -1,14 +1,17 @@
-"""A player's life loss from damage that is not the amount of the damage.
+"""A life loss, or loyalty removed, from damage that is not the amount of the damage.
 
 ## What it flags
 A `"P" life -K by #N` line that settles damage #N has just dealt to P, when K is not the
 amount of that damage (of any of them, when #N dealt P damage more than once in the damage
-lines it follows): `#12 damage 3 -> "Bob"` then `"Bob" life -4 by #12`. A life line with `replacement`
-(an effect that changed the loss, such as one that doubles it) is not flagged.
+lines it follows): `#12 damage 3 -> "Bob"` then `"Bob" life -4 by #12`; likewise a
+`#30 counters -K loyalty by #12` line that settles damage #12 dealt to planeswalker #30.
+A line with `replacement` (an effect that changed the loss, such as one that doubles it)
+is not flagged.
 
 ## Why
 Damage dealt to a player by a source without infect causes that player to lose that
-much life (CR 120.3a), and the record writes that loss on the line after the damage with
+much life (CR 120.3a), damage dealt to a planeswalker removes that many loyalty counters
+from it (CR 120.3c), and the record writes that loss on the line after the damage with
 the damage's source as its cause (decision 0019 item 5, decision 0012 item 4). A result
 that differs from the damage makes every life total after it wrong, the most common slip
 in a hand-written record.
@@ -29,6 +32,7 @@ in a hand-written record.
 - Decision 0019 item 5: a life change that results from damage has the damage's cause.
 - Decision 0012 item 4: the results of damage follow straight after the damage line.
 - CR 120.3a: "Damage dealt to a player by a source without infect causes that player to lose that much life."
+- CR 120.3c: "Damage dealt to a planeswalker causes that many loyalty counters to be removed from that planeswalker."
 """
 
 from mtgr.rules.context import Context, Related
@@ -37,10 +41,10 @@ from mtgr.syntax import tree as t
 
 RULE = define(
     "D836",
-    "Life loss differs from the damage",
+    "Life or loyalty loss differs from the damage",
     severity=Severity.ERROR,
     decisions=("0019.5", "0012.4"),
-    cr=("120.3a",),
+    cr=("120.3a", "120.3c"),
     doc=__doc__,
 )
 
@@ -68,6 +72,33 @@ def check(ctx: Context, statement: t.Statement) -> None:
         f"{player} loses {loss} life from {label}'s {damage.amount} damage: damage dealt "
         f"to a player makes them lose that much life (CR 120.3a); write "
         f'`"{player}" life -{damage.amount} by #{source}`',
+        statement.delta.span,
+        related=(Related(damage.line, damage.span, f"{label} deals {damage.amount} here"),),
+    )
+
+
+@RULE.on(t.ObjectCounters, with_pending_damage=True)
+def check_loyalty(ctx: Context, statement: t.Statement) -> None:
+    assert isinstance(statement, t.ObjectCounters)
+    cause = statement.cause
+    if statement.counter.value != "loyalty" or statement.delta.value >= 0:
+        return
+    if statement.replacements or cause is None or not isinstance(cause.agent, t.ObjectRef):
+        return
+    walker = statement.subject.number
+    source = cause.agent.number
+    dealt = [d for d in ctx.state.pending_damage if d.recipient == walker and d.source == source]
+    removed = -statement.delta.value
+    if not dealt or removed in {d.amount for d in dealt}:
+        return
+    damage = dealt[0]
+    obj = ctx.state.obj(source)
+    label = obj.label() if obj is not None else f"#{source}"
+    ctx.report(
+        RULE,
+        f"#{walker} loses {removed} loyalty from {label}'s {damage.amount} damage: damage dealt "
+        f"to a planeswalker removes that many loyalty counters (CR 120.3c); write "
+        f"`#{walker} counters -{damage.amount} loyalty by #{source}`",
         statement.delta.span,
         related=(Related(damage.line, damage.span, f"{label} deals {damage.amount} here"),),
     )
