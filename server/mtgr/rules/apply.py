@@ -463,6 +463,7 @@ def _moved(
         half=None,
         adventure=False,
         creature_if_target_illegal=False,
+        exiled_from_stack=False,
         flipped=obj.flipped if stays else False,  # CR 710.4
         melded_with=obj.melded_with if stays else None,
         face_down=face_down if new_zone in ("battlefield", "exile", "stack") else False,
@@ -1303,6 +1304,9 @@ def _(statement: t.Reveal, state: GameState, line: LineId) -> GameState:
 
 
 _FACE_DOWN_CAST_MODES = frozenset({"face-down", "morph", "disguise"})
+# cast modes whose spell, cast from a graveyard, is exiled instead of going anywhere else as
+# it leaves the stack
+EXILED_FROM_STACK = frozenset({"flashback", "jump-start", "harmonize", "aftermath"})
 # a bestowed Aura spell, a mutating creature spell (CR 702.103e, 702.140b)
 _CREATURE_IF_TARGET_ILLEGAL = frozenset({"bestow", "mutate"})
 
@@ -1332,7 +1336,13 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
     modes = {m.value for m in statement.modes}
     adventure = "adventure" in modes  # CR 715.3
     creature_if_target_illegal = not modes.isdisjoint(_CREATURE_IF_TARGET_ILLEGAL)
-    if statement.half is None and not adventure and not creature_if_target_illegal:
+    exiled_from_stack = obj.zone == "graveyard" and not modes.isdisjoint(EXILED_FROM_STACK)
+    if (
+        statement.half is None
+        and not adventure
+        and not creature_if_target_illegal
+        and not exiled_from_stack
+    ):
         return state
     cast = state.objects[obj.number]
     half = statement.half.value if statement.half is not None else None
@@ -1342,6 +1352,7 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
             half=half,
             adventure=adventure,
             creature_if_target_illegal=creature_if_target_illegal,
+            exiled_from_stack=exiled_from_stack,
         )
     )
 

@@ -157,6 +157,9 @@ class ObjectDetails:
     # cast bestowed or mutating: with its target illegal it becomes a creature spell and
     # resolves (CR 608.3b), rather than not resolving
     creature_if_target_illegal: bool = False
+    # cast with flashback, jump-start, harmonize or aftermath: exiled whenever it would leave
+    # the stack (CR 702.34a, 702.133a, 702.180a, 702.127a)
+    exiled_from_stack: bool = False
     flipped: bool = False
     # a melded permanent (decision 0065): on the permanent, the other card of its meld pair;
     # on that other card, the permanent it is part of while it stays on the battlefield
