@@ -8,14 +8,17 @@
 - `resolve`, `fizzle`, `countered` or `target` for an object that is not on the stack;
 - `tap`, `untap`, `attack`, `block` or `control` for an object not on the battlefield;
 - `counters` on a card in a library or a hand;
-- `reveal` of an object that is not in a hand or a library.
+- `reveal` of an object that is not in a hand or a library;
+- `damage` to an object that is not on the battlefield (unless it is a target of the
+  resolving spell or ability that left its zone since: K344 and K331 judge those).
 
 ## Why
 The checker rebuilds where every object is. A line that takes an object from a zone it
 is not in describes a game that did not happen: usually the number is wrong, or a line
 that moved the object is missing. Only the object on the stack can resolve (CR 608.1)
 or be targeted for (CR 601.2c); only permanents can be tapped, attack and block
-(CR 701.26a, 508.1a); revealing shows a card from a hidden zone (CR 701.20a).
+(CR 701.26a, 508.1a), and be dealt damage (CR 120.1); revealing shows a card from a
+hidden zone (CR 701.20a).
 
 ## Example
 ```mtgr
@@ -41,12 +44,13 @@ or be targeted for (CR 601.2c); only permanents can be tapped, attack and block
 - CR 701.26a: "To tap a permanent, turn it sideways from an upright position."
 - CR 110.1: "A permanent is a card or token on the battlefield."
 - CR 701.20b: "Revealing a card doesn't cause it to leave the zone it's in."
+- CR 120.1: "Objects can deal damage to battles, creatures, planeswalkers, and players."
 """
 
 from mtgr.rules.context import Context
 from mtgr.rules.describe import KIND_SOURCE, holder_of, in_zone, where_is
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import GONE, GameObject
+from mtgr.rules.state import GONE, GameObject, target_illegal
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -54,7 +58,7 @@ RULE = define(
     "Object not where the line says",
     severity=Severity.ERROR,
     decisions=("0007.1", "0006.3", "0011.4", "0011.6"),
-    cr=("400.7", "601.2a", "608.1", "701.26a", "110.1", "701.20b"),
+    cr=("400.7", "601.2a", "608.1", "701.26a", "110.1", "701.20b", "120.1"),
     doc=__doc__,
 )
 
@@ -81,6 +85,7 @@ _WHY = {
 
 
 @RULE.on(
+    t.Damage,
     t.Move,
     t.Cast,
     t.Play,
@@ -96,6 +101,9 @@ _WHY = {
 )
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.ObjectStatement)
+    if isinstance(statement, t.Damage):
+        _check_recipient(ctx, statement)
+        return
     obj = ctx.state.objects.get(statement.subject.number)
     if obj is None or obj.zone == GONE:
         return  # O201 and O204 report those
@@ -165,3 +173,20 @@ def _report(
     if why:
         message += f"; {why}"
     ctx.report(RULE, message, span, related=ctx.where(obj))
+
+
+def _check_recipient(ctx: Context, statement: t.Damage) -> None:
+    """Damage goes to permanents and players: a card in another zone is dealt none."""
+    recipient = statement.recipient
+    if not isinstance(recipient, t.ObjectRef):
+        return
+    state = ctx.state
+    obj = state.objects.get(recipient.number)
+    if obj is None or obj.zone in (GONE, "battlefield"):
+        return
+    resolving = state.obj(state.resolving) if state.resolving is not None else None
+    if resolving is not None and any(
+        mark[0] == obj.number and target_illegal(state, mark) for mark in resolving.targets
+    ):
+        return  # a target that left its zone: K344's and K331's
+    _report(ctx, obj, "on the battlefield", recipient.span, "only a permanent is dealt damage")
