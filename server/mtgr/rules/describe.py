@@ -159,3 +159,12 @@ def named_owned_destination(
     if obj is None:
         return None
     return destination, destination.player, obj
+
+
+def leaves_stack_elsewhere(statement: t.Leave) -> t.Span | None:
+    """Where to point at a line that takes a spell off the stack to another zone than
+    exile (`#N resolve` alone goes to the graveyard), or None when it goes to exile."""
+    destination = statement.destination
+    if destination is None:
+        return statement.verb.span
+    return None if destination.zone.value == "exile" else destination.zone.span

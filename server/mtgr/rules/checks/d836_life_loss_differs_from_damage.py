@@ -35,6 +35,8 @@ in a hand-written record.
 - CR 120.3c: "Damage dealt to a planeswalker causes that many loyalty counters to be removed from that planeswalker."
 """
 
+from collections.abc import Callable
+
 from mtgr.rules.context import Context, Related
 from mtgr.rules.registry import Severity, define
 from mtgr.syntax import tree as t
@@ -52,53 +54,62 @@ RULE = define(
 @RULE.on(t.Life, with_pending_damage=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Life)
-    cause = statement.cause
-    pending = ctx.state.pending_damage
-    if statement.delta.value >= 0 or statement.replacements:
-        return
-    if cause is None or not isinstance(cause.agent, t.ObjectRef):
-        return  # D802 reports a result without the damage's source
     player = statement.subject.name
-    source = cause.agent.number
-    dealt = [d for d in pending if d.recipient == player and d.source == source]
-    loss = -statement.delta.value
-    if not dealt or loss in {d.amount for d in dealt}:
-        return
-    damage = dealt[0]
-    obj = ctx.state.obj(source)
-    label = obj.label() if obj is not None else f"#{source}"
-    ctx.report(
-        RULE,
-        f"{player} loses {loss} life from {label}'s {damage.amount} damage: damage dealt "
-        f"to a player makes them lose that much life (CR 120.3a); write "
-        f'`"{player}" life -{damage.amount} by #{source}`',
-        statement.delta.span,
-        related=(Related(damage.line, damage.span, f"{label} deals {damage.amount} here"),),
+    _compare(
+        ctx,
+        statement,
+        player,
+        lambda lost, dealt: (
+            f"{player} loses {lost} life from {dealt}: damage dealt to a "
+            "player makes them lose that much life (CR 120.3a)"
+        ),
+        lambda amount, source: f'"{player}" life -{amount} by #{source}',
     )
 
 
 @RULE.on(t.ObjectCounters, with_pending_damage=True)
 def check_loyalty(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.ObjectCounters)
-    cause = statement.cause
-    if statement.counter.value != "loyalty" or statement.delta.value >= 0:
-        return
-    if statement.replacements or cause is None or not isinstance(cause.agent, t.ObjectRef):
+    if statement.counter.value != "loyalty":
         return
     walker = statement.subject.number
+    _compare(
+        ctx,
+        statement,
+        walker,
+        lambda lost, dealt: (
+            f"#{walker} loses {lost} loyalty from {dealt}: damage dealt to a "
+            "planeswalker removes that many loyalty counters (CR 120.3c)"
+        ),
+        lambda amount, source: f"#{walker} counters -{amount} loyalty by #{source}",
+    )
+
+
+def _compare(
+    ctx: Context,
+    statement: t.Life | t.ObjectCounters,
+    recipient: str | int,
+    says: Callable[[int, str], str],
+    instead: Callable[[int, int], str],
+) -> None:
+    """Reports a loss caused by a source that dealt the recipient damage of another amount."""
+    cause = statement.cause
+    if statement.delta.value >= 0 or statement.replacements:
+        return
+    if cause is None or not isinstance(cause.agent, t.ObjectRef):
+        return  # D802 reports a result without the damage's source
     source = cause.agent.number
-    dealt = [d for d in ctx.state.pending_damage if d.recipient == walker and d.source == source]
-    removed = -statement.delta.value
-    if not dealt or removed in {d.amount for d in dealt}:
+    dealt = [d for d in ctx.state.pending_damage if d.recipient == recipient and d.source == source]
+    lost = -statement.delta.value
+    if not dealt or lost in {d.amount for d in dealt}:
         return
     damage = dealt[0]
     obj = ctx.state.obj(source)
     label = obj.label() if obj is not None else f"#{source}"
+    from_damage = f"{label}'s {damage.amount} damage"
     ctx.report(
         RULE,
-        f"#{walker} loses {removed} loyalty from {label}'s {damage.amount} damage: damage dealt "
-        f"to a planeswalker removes that many loyalty counters (CR 120.3c); write "
-        f"`#{walker} counters -{damage.amount} loyalty by #{source}`",
+        f"{says(lost, from_damage)}; write `{instead(damage.amount, source)}`",
         statement.delta.span,
         related=(Related(damage.line, damage.span, f"{label} deals {damage.amount} here"),),
     )

@@ -30,7 +30,7 @@ takes a replacement effect the record names (decision 0040).
 from __future__ import annotations
 
 from mtgr.rules.context import Context
-from mtgr.rules.describe import quiet
+from mtgr.rules.describe import leaves_stack_elsewhere, quiet
 from mtgr.rules.registry import Severity, define
 from mtgr.syntax import tree as t
 
@@ -52,14 +52,13 @@ def check(ctx: Context, statement: t.Statement) -> None:
     obj = ctx.state.obj(statement.subject.number)
     if obj is None or obj.zone != "stack" or not obj.adventure:
         return
-    destination = statement.destination
-    zone = destination.zone.value if destination is not None else "graveyard"
-    if zone == "exile":
+    where = leaves_stack_elsewhere(statement)
+    if where is None:
         return
     ctx.report(
         RULE,
         f"{obj.label()} was cast as an Adventure: as it resolves its controller exiles it "
         f"instead of putting it into the graveyard (CR 715.3d); write `resolve -> exile`",
-        destination.zone.span if destination is not None else statement.verb.span,
+        where,
         related=ctx.where(obj),
     )

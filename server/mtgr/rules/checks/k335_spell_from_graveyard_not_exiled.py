@@ -36,7 +36,7 @@ Another destination takes a replacement effect the record names (decision 0040).
 from __future__ import annotations
 
 from mtgr.rules.context import Context
-from mtgr.rules.describe import quiet
+from mtgr.rules.describe import leaves_stack_elsewhere, quiet
 from mtgr.rules.registry import Severity, define
 from mtgr.syntax import tree as t
 
@@ -58,15 +58,14 @@ def check(ctx: Context, statement: t.Statement) -> None:
     obj = ctx.state.obj(statement.subject.number)
     if obj is None or obj.zone != "stack" or not obj.exiled_from_stack:
         return
-    destination = statement.destination
-    zone = destination.zone.value if destination is not None else "graveyard"
-    if zone == "exile":
+    where = leaves_stack_elsewhere(statement)
+    if where is None:
         return
     ctx.report(
         RULE,
         f"{obj.label()} was cast from a graveyard with a keyword that exiles it whenever it "
         "would leave the stack (flashback, jump-start, harmonize, aftermath: CR 702.34a, "
         f"702.133a, 702.180a, 702.127a); write `{statement.verb.value} -> exile`",
-        destination.zone.span if destination is not None else statement.verb.span,
+        where,
         related=ctx.where(obj),
     )
