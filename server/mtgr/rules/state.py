@@ -689,6 +689,24 @@ class GameState:
             if o.zone == zone and (owner is None or o.owner == owner)
         ]
 
+    def hand_size(self, player: str) -> int:
+        return sum(1 for o in self.objects.values() if o.zone == "hand" and o.owner == player)
+
+    def hand_size_effect(self) -> bool:
+        """Whether a lasting effect on the lines speaks of a hand size (Praetor's Counsel:
+        "You have no maximum hand size for the rest of the game")."""
+        return any("hand size" in effect.text.casefold() for effect in self.effects)
+
+    def maximum_hand_size_unsure(self) -> bool:
+        """Whether the lines alone leave a maximum hand size (CR 402.2) open: an effect
+        about it, an emblem (whose text they never give), or a Commander game, where
+        Reliquary Tower and Thought Vessel are common."""
+        return (
+            self.hand_size_effect()
+            or self.variant == "commander"
+            or any(o.kind is ObjectKind.EMBLEM for o in self.objects.values())
+        )
+
     def hidden_in_hand(self, owner: str | None) -> list[int]:
         return sorted(
             o.number

@@ -56,7 +56,7 @@ from __future__ import annotations
 
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import MAXIMUM_HAND_SIZE, GameState, ObjectKind, Stage
+from mtgr.rules.state import MAXIMUM_HAND_SIZE, GameState, Stage
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -162,13 +162,8 @@ def _discards_to_hand_size(state: GameState, number: int) -> bool:
     active = state.turn.player
     if obj is None or active is None or obj.owner != active:
         return obj is None
-    hand = sum(1 for o in state.objects.values() if o.zone == "hand" and o.owner == active)
-    return (
-        hand > MAXIMUM_HAND_SIZE
-        or state.incomplete_since_turn
-        or state.variant == "commander"
-        or any("hand size" in effect.text.casefold() for effect in state.effects)
-        or any(o.kind is ObjectKind.EMBLEM for o in state.objects.values())
+    return state.hand_size(active) > MAXIMUM_HAND_SIZE or (
+        state.incomplete_since_turn or state.maximum_hand_size_unsure()
     )
 
 

@@ -72,12 +72,12 @@ def check(ctx: Context, statement: t.Statement) -> None:
     player = state.player(active)
     if player is None or player.lost:
         return
-    hand = [o for o in state.objects.values() if o.zone == "hand" and o.owner == active]
-    if len(hand) <= MAXIMUM_HAND_SIZE or not _maximum_is_seven(ctx):
+    hand = state.hand_size(active)
+    if hand <= MAXIMUM_HAND_SIZE or not _maximum_is_seven(ctx):
         return
     ctx.report(
         RULE,
-        f'"{active}" ended turn {state.turn.number} with {len(hand)} cards in hand: as the '
+        f'"{active}" ended turn {state.turn.number} with {hand} cards in hand: as the '
         f"cleanup step begins the active player discards down to {MAXIMUM_HAND_SIZE} "
         "(CR 514.1), written `#N move hand -> graveyard as discard` in `step cleanup`",
         statement.verb.span,
@@ -87,12 +87,9 @@ def check(ctx: Context, statement: t.Statement) -> None:
 def _maximum_is_seven(ctx: Context) -> bool:
     """Whether nothing the lines and the card index show may change a maximum hand size."""
     state = ctx.state
-    if any("hand size" in effect.text.casefold() for effect in state.effects):
-        return False  # Praetor's Counsel: "You have no maximum hand size for the rest of the game"
     if ctx.cards is None:
-        emblems = any(o.kind is ObjectKind.EMBLEM for o in state.objects.values())
-        return state.variant != "commander" and not emblems
-    return not any(
+        return not state.maximum_hand_size_unsure()
+    return not state.hand_size_effect() and not any(
         _may_change_hand_size(ctx, obj)
         for obj in state.objects.values()
         if obj.zone == "battlefield" or obj.kind is ObjectKind.EMBLEM
