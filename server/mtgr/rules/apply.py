@@ -1154,15 +1154,16 @@ def _(statement: t.New, state: GameState, line: LineId) -> GameState:
             if isinstance(agent, t.PlayerRef)
             else _controller_of(state, agent.number if isinstance(agent, t.ObjectRef) else None)
         )
-    original = state.obj(statement.original.number) if statement.original is not None else None
-    if what == "copy" and statement.original is not None:
-        owner = owner or _controller_of(state, statement.original.number)
     kind = _NEW_KINDS.get(what, ObjectKind.CARD)
     name = statement.card.value if statement.card else None
+    targets: tuple[tuple[int | str, str | None, LineId | None], ...] = ()
     if what == "copy" and statement.original is not None:
+        owner = owner or _controller_of(state, statement.original.number)
+        original = state.obj(statement.original.number)
         name = original.name if original else None
-    # a copy on the stack has its original's targets until a `target` line for it (0014.2)
-    targets = original.targets if what == "copy" and original and zone == "stack" else ()
+        # on the stack it has its original's targets until a `target` line for it (0014.2)
+        if original is not None and zone == "stack":
+            targets = original.targets
     controller = owner
     if statement.owner is not None and zone == "battlefield":
         owner = statement.owner.name  # `battlefield "P" owner "Q"` (decision 0021)
@@ -1306,7 +1307,7 @@ def _(statement: t.Reveal, state: GameState, line: LineId) -> GameState:
 _FACE_DOWN_CAST_MODES = frozenset({"face-down", "morph", "disguise"})
 # cast modes whose spell, cast from a graveyard, is exiled instead of going anywhere else as
 # it leaves the stack
-EXILED_FROM_STACK = frozenset({"flashback", "jump-start", "harmonize", "aftermath"})
+_EXILED_FROM_STACK = frozenset({"flashback", "jump-start", "harmonize", "aftermath"})
 # a bestowed Aura spell, a mutating creature spell (CR 702.103e, 702.140b)
 _CREATURE_IF_TARGET_ILLEGAL = frozenset({"bestow", "mutate"})
 
@@ -1336,7 +1337,7 @@ def _(statement: t.Cast, state: GameState, line: LineId) -> GameState:
     modes = {m.value for m in statement.modes}
     adventure = "adventure" in modes  # CR 715.3
     creature_if_target_illegal = not modes.isdisjoint(_CREATURE_IF_TARGET_ILLEGAL)
-    exiled_from_stack = obj.zone == "graveyard" and not modes.isdisjoint(EXILED_FROM_STACK)
+    exiled_from_stack = obj.zone == "graveyard" and not modes.isdisjoint(_EXILED_FROM_STACK)
     if (
         statement.half is None
         and not adventure
