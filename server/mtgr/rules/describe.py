@@ -168,3 +168,9 @@ def leaves_stack_elsewhere(statement: t.Leave) -> t.Span | None:
     if destination is None:
         return statement.verb.span
     return None if destination.zone.value == "exile" else destination.zone.span
+
+
+def a_planeswalker_by_its_counters(obj: GameObject) -> bool:
+    """Whether the lines show a permanent to be a planeswalker without card data: loyalty
+    counters on it and no defense counters (a battle's)."""
+    return obj.counter("loyalty") > 0 and obj.counter("defense") <= 0

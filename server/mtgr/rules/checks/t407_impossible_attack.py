@@ -38,7 +38,7 @@ step declare-attackers
 from __future__ import annotations
 
 from mtgr.rules.context import Context
-from mtgr.rules.describe import current_step, quiet
+from mtgr.rules.describe import a_planeswalker_by_its_counters, current_step, quiet
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import NOT_OVER, GameState
 from mtgr.syntax import tree as t
@@ -107,8 +107,7 @@ def _defender_problems(
         attacked is None
         or attacked.zone != "battlefield"
         or (attacked.controller or attacked.owner) != active
-        or attacked.counter("loyalty") <= 0
-        or attacked.counter("defense") > 0
+        or not a_planeswalker_by_its_counters(attacked)
     ):
         return []
     return [

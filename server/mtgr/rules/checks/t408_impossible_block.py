@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from mtgr.rules.card_facts import could_be_given
 from mtgr.rules.context import Context, tapped_here
-from mtgr.rules.describe import current_step, quiet
+from mtgr.rules.describe import a_planeswalker_by_its_counters, current_step, quiet
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import NOT_OVER, GameObject
 from mtgr.syntax import tree as t
@@ -125,6 +125,6 @@ def _defending_player(ctx: Context, attacker: GameObject) -> str | None:
     if isinstance(target, str):
         return target
     attacked = ctx.state.obj(target) if target is not None else None
-    if attacked is None or attacked.counter("loyalty") <= 0 or attacked.counter("defense") > 0:
+    if attacked is None or not a_planeswalker_by_its_counters(attacked):
         return None
     return attacked.controller or attacked.owner
