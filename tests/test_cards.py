@@ -5,6 +5,7 @@ local HTTP server (a complete and an interrupted download), and the command line
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -330,9 +331,7 @@ def test_a_broken_cards_file_is_a_usage_error(
 def test_without_sqlite_the_index_is_a_clear_error_and_the_checker_still_works(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from mtgr.cards import store
-
-    monkeypatch.setattr(store, "sqlite3", None)
+    monkeypatch.setitem(sys.modules, "sqlite3", None)  # `import sqlite3` raises
     with pytest.raises(CardFileError, match="no sqlite3 module"):
         open_index(SCRYFALL)
     record = tmp_path / "game.mtgr"

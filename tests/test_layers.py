@@ -4,6 +4,8 @@ layers below it, and only the server knows about the Language Server Protocol.""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -75,3 +77,20 @@ def test_the_check_catches_an_upward_import(tmp_path: Path) -> None:
         (2, "lsprotocol"),
     ]
     assert _layer("mtgr.rules.walk") == "rules" and "rules" not in ALLOWED["syntax"]
+
+
+def test_the_server_starts_without_what_only_some_documents_need() -> None:
+    """The CommonMark parser (Markdown pages) and SQLite (a card index) load with their
+    first use: a server's resident memory is its floor in every editing session."""
+    loaded = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, mtgr.cli.main, mtgr.server.app; "
+            "print(' '.join(m for m in ('markdown_it', 'sqlite3') if m in sys.modules))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert loaded.stdout.split() == []

@@ -17,6 +17,8 @@ import os
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 import platformdirs
 
@@ -24,10 +26,8 @@ from mtgr.cards.formats import CardFileError, read_cards
 from mtgr.cards.model import Card, Face, card_data
 from mtgr.cards.names import face_names, name_key
 
-try:
+if TYPE_CHECKING:
     import sqlite3
-except ImportError:  # a Python built without SQLite: no card index, everything else works
-    sqlite3 = None  # type: ignore[assignment]
 
 FORMAT = "mtgr-cards"
 VERSION = "1"
@@ -221,17 +221,23 @@ def _card_from_json(data: str) -> Card:
 # ---- opening --------------------------------------------------------------------------
 
 
-def _require_sqlite() -> None:
-    if sqlite3 is None:
+def _sqlite3() -> ModuleType:
+    """The standard library's SQLite, loaded with the first index (a server without one
+    does without its 0.9 MB); a Python built without it has no card index, and every
+    other feature works."""
+    try:
+        import sqlite3
+    except ImportError:
         raise CardFileError(
             "this Python has no sqlite3 module, which the card index needs; every other "
             "feature works without it"
-        )
+        ) from None
+    return sqlite3
 
 
 def open_index(path: Path) -> SqliteCardIndex:
     """An index file, or a Scryfall or MTGJSON card file imported into memory."""
-    _require_sqlite()
+    sqlite3 = _sqlite3()
     try:
         with path.open("rb") as handle:
             head = handle.read(len(SQLITE_MAGIC))
@@ -263,7 +269,7 @@ def open_index(path: Path) -> SqliteCardIndex:
 def build_index(source: Path, target: Path, progress: Callable[[int], None] | None = None) -> int:
     """Imports a card file into an index at `target`, replacing it only once the new one is
     complete; returns how many cards it holds."""
-    _require_sqlite()
+    sqlite3 = _sqlite3()
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(
         dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
