@@ -204,6 +204,7 @@ class Game:
         self.emit(f'#{ability} pay life 1 by "{active.name}"')
         self.emit(f"#{land.number} move battlefield -> graveyard as sacrifice by #{ability}")
         active.life -= 1
+        self.emit(f"#{ability} resolve")
         self.emit(f'"{active.name}" search library by #{ability}')
         found = Card(self.new_number(), self.rng.choice(["Mountain", "Forest"]), active.name)
         self.cards[found.number] = found
@@ -212,7 +213,6 @@ class Game:
         active.library -= 1
         self.emit(f"#{found.number} move library -> battlefield by #{ability}")
         self.emit(f'"{active.name}" shuffle library by #{ability}')
-        self.emit(f"#{ability} resolve")
 
     def removal(self, card: Card, active: Player, other: Player) -> None:
         targets = [c for c in self.zone(other.name, "battlefield") if c.power and not c.token]
