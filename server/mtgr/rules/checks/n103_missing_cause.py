@@ -7,7 +7,8 @@ tempting a player (`ring-bearer`), a tap, an untap outside the
 untap step, a phase in or out outside the untap step, a draw outside the draw step or a
 second one in it. Turn-based actions have no cause and are not flagged: the active
 player's one draw in the draw step (any draw of the step after a gap in it), the untaps
-of the untap step, the cleanup step's discard from the active player's hand while it
+of the untap step (an untap of the active player's permanent written after the `turn` line
+but before `step untap` is reported with that line missing), the cleanup step's discard from the active player's hand while it
 holds more than seven cards (or a maximum the lines cannot tell), a Saga's lore counter
 as the precombat main phase begins, and in the pregame the opening hands' draws (those of a player who has not kept
 yet) and the shuffles of the decks. Nor is a control change back to the owner, or, once
@@ -39,7 +40,8 @@ need no `by`.
 
 ## Rules basis
 - Decision 0005 items 5 and 9, decision 0001 item 3, decision 0013 item 4, decision 0062
-  item 1.
+  item 1, decision 0010 items 3 and 5 (a step with something recorded is written, and its
+  turn-based actions stand in it).
 - CR 703.1: "Turn-based actions are game actions that happen automatically when certain steps or phases begin, or when each step and phase ends. Turn-based actions don't use the stack."
 - CR 703.2: "Turn-based actions are not controlled by any player."
 - CR 703.4c: "the active player determines which permanents they control will untap. Then they untap them all simultaneously."
@@ -56,14 +58,24 @@ from __future__ import annotations
 
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import MAXIMUM_HAND_SIZE, GameState, Stage
+from mtgr.rules.state import MAXIMUM_HAND_SIZE, GameObject, GameState, Stage
 from mtgr.syntax import tree as t
 
 RULE = define(
     "N103",
     "Missing cause",
     severity=Severity.ERROR,
-    decisions=("0005.9", "0005.5", "0001.3", "0013.4", "0023.1", "0025.2", "0062.1"),
+    decisions=(
+        "0005.9",
+        "0005.5",
+        "0001.3",
+        "0013.4",
+        "0023.1",
+        "0025.2",
+        "0062.1",
+        "0010.3",
+        "0010.5",
+    ),
     cr=(
         "703.1",
         "703.2",
@@ -167,6 +179,21 @@ def _discards_to_hand_size(state: GameState, number: int) -> bool:
     )
 
 
+def _untap_before_its_step(
+    state: GameState, statement: t.Statement, obj: GameObject | None
+) -> bool:
+    """An untap of the active player's permanent after the turn line, before any step."""
+    turn = state.turn
+    return (
+        isinstance(statement, t.TapChange)
+        and statement.verb.value == "untap"
+        and turn.number > 0
+        and turn.position == -1
+        and obj is not None
+        and obj.controller == turn.player
+    )
+
+
 # Steps whose turn-based actions a replacement effect can change, and the lines that the
 # changed action can become (CR 703.4c, 703.4d, 703.4n): an untap (or a stun counter removed
 # instead, 122.1d), the draw (or the mill and return of dredge, or life), the cleanup discard.
@@ -208,6 +235,15 @@ def check(ctx: Context, statement: t.Statement) -> None:
     who = f"#{subject.number}" if isinstance(subject, t.ObjectRef) else f'"{subject.name}"'
     obj = state.obj(subject.number) if isinstance(subject, t.ObjectRef) else None
     label = obj.label() if obj is not None else who
+    if _untap_before_its_step(state, statement, obj):
+        ctx.report(
+            RULE,
+            f"{label} untaps before `step untap`: the untap step's untaps are its turn-based "
+            "action, written without cause after that line (decision 0010 items 3 and 5); "
+            "write `step untap` above this line",
+            statement.verb.span,
+        )
+        return
     turn = state.turn
     again = ""
     if isinstance(statement, t.Draw) and turn.step == "draw" and subject.name == turn.player:
