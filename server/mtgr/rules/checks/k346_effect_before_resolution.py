@@ -1,8 +1,9 @@
 """An effect of a spell or ability written before it resolves.
 
 ## What it flags
-A draw, a life change, a search, a control change or a destruction whose cause (`by #N`)
-is a spell or ability still on the stack, and damage dealt by one: its `#N resolve` line
+A draw, a life change, a search, a control change, a destruction or a change of targets
+(decision 0092) whose cause (`by #N`) is a spell or ability still on the stack, and
+damage dealt by one: its `#N resolve` line
 has not come yet. Costs are not flagged: a tap, a sacrifice, a discard, an exile, a
 return to hand, counters and revealed cards can all be paid while a spell is cast or an
 ability activated, with the spell or ability as their cause (decision 0005 item 2). Life
@@ -37,6 +38,7 @@ lines is wrong, or the resolve line is missing above them. Life paid as a cost i
 ## Rules basis
 - Decision 0011 item 6: the lines of a resolving object's effects follow its resolve line, each with it as cause.
 - Decision 0017 item 2: life paid as a cost is a `pay life K` line.
+- Decision 0092 item 1: a change of targets follows the resolve line of the spell or ability that changes them.
 - CR 608.2: "If the object that's resolving is an instant spell, a sorcery spell, or an ability, its resolution may involve several steps."
 - CR 608.2c: "The controller of the spell or ability follows its instructions in the order written."
 - CR 119.4: "If a cost or effect allows a player to pay an amount of life greater than 0, the player may do so only if their life total is greater than or equal to the amount of the payment."
@@ -51,7 +53,7 @@ RULE = define(
     "K346",
     "Effect before its spell or ability resolves",
     severity=Severity.ERROR,
-    decisions=("0011.6", "0017.2"),
+    decisions=("0011.6", "0017.2", "0092.1"),
     cr=("608.2", "608.2c", "119.4"),
     doc=__doc__,
 )
@@ -64,6 +66,7 @@ RULE = define(
     t.Move,
     t.LibraryAction,
     t.Control,
+    t.Target,
     stages=(Stage.PLAYING,),
     outside_gaps_and_keyframes=True,
 )
