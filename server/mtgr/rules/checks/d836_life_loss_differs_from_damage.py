@@ -5,8 +5,9 @@ A `"P" life -K by #N` line that settles damage #N has just dealt to P, when K is
 amount of that damage (of any of them, when #N dealt P damage more than once in the damage
 lines it follows): `#12 damage 3 -> "Bob"` then `"Bob" life -4 by #12`; likewise a
 `#30 counters -K loyalty by #12` line that settles damage #12 dealt to planeswalker #30.
-A line with `replacement` (an effect that changed the loss, such as one that doubles it)
-is not flagged.
+A planeswalker dealt more damage than it has loyalty loses the counters it has. A line
+with `replacement` (an effect that changed the loss, such as one that doubles it) is not
+flagged.
 
 ## Why
 Damage dealt to a player by a source without infect causes that player to lose that
@@ -33,6 +34,7 @@ in a hand-written record.
 - Decision 0012 item 4: the results of damage follow straight after the damage line.
 - CR 120.3a: "Damage dealt to a player by a source without infect causes that player to lose that much life."
 - CR 120.3c: "Damage dealt to a planeswalker causes that many loyalty counters to be removed from that planeswalker."
+- CR 609.3: "If an effect attempts to do something impossible, it does only as much as possible."
 """
 
 from collections.abc import Callable
@@ -46,7 +48,7 @@ RULE = define(
     "Life or loyalty loss differs from the damage",
     severity=Severity.ERROR,
     decisions=("0019.5", "0012.4"),
-    cr=("120.3a", "120.3c"),
+    cr=("120.3a", "120.3c", "609.3"),
     doc=__doc__,
 )
 
@@ -73,6 +75,7 @@ def check_loyalty(ctx: Context, statement: t.Statement) -> None:
     if statement.counter.value != "loyalty":
         return
     walker = statement.subject.number
+    obj = ctx.state.obj(walker)
     _compare(
         ctx,
         statement,
@@ -82,6 +85,8 @@ def check_loyalty(ctx: Context, statement: t.Statement) -> None:
             "planeswalker removes that many loyalty counters (CR 120.3c)"
         ),
         lambda amount, source: f"#{walker} counters -{amount} loyalty by #{source}",
+        # damage beyond its loyalty removes the counters it has (CR 609.3)
+        most=obj.counter("loyalty") if obj is not None else None,
     )
 
 
@@ -91,8 +96,10 @@ def _compare(
     recipient: str | int,
     says: Callable[[int, str], str],
     instead: Callable[[int, int], str],
+    most: int | None = None,
 ) -> None:
-    """Reports a loss caused by a source that dealt the recipient damage of another amount."""
+    """Reports a loss caused by a source that dealt the recipient damage of another amount;
+    `most`: what the recipient can lose at all (None: no limit)."""
     cause = statement.cause
     if statement.delta.value >= 0 or statement.replacements:
         return
@@ -101,7 +108,7 @@ def _compare(
     source = cause.agent.number
     dealt = [d for d in ctx.state.pending_damage if d.recipient == recipient and d.source == source]
     lost = -statement.delta.value
-    if not dealt or lost in {d.amount for d in dealt}:
+    if not dealt or lost in {d.amount if most is None else min(d.amount, most) for d in dealt}:
         return
     damage = dealt[0]
     obj = ctx.state.obj(source)
@@ -109,7 +116,8 @@ def _compare(
     from_damage = f"{label}'s {damage.amount} damage"
     ctx.report(
         RULE,
-        f"{says(lost, from_damage)}; write `{instead(damage.amount, source)}`",
+        f"{says(lost, from_damage)}; write "
+        f"`{instead(damage.amount if most is None else min(damage.amount, most), source)}`",
         statement.delta.span,
         related=(Related(damage.line, damage.span, f"{label} deals {damage.amount} here"),),
     )
