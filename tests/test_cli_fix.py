@@ -30,7 +30,7 @@ def test_the_corpus_has_safe_fixes_to_apply() -> None:
     applied: Counter[str] = Counter()
     for path in RECORDS:
         applied += fix_all("\n".join(split_lines(path.read_text(encoding="utf-8"))))[1]
-    assert {"V701", "V702", "N105", "N107", "P505"} <= set(applied)
+    assert {"V701", "V702", "N105", "N107", "P505", "N103"} <= set(applied)
 
 
 @pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.name)

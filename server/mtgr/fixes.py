@@ -434,6 +434,26 @@ def _fix_a101(doc: _Doc, line: int, span: t.Span) -> list[Fix]:
     ]
 
 
+def _fix_n103(doc: _Doc, line: int, span: t.Span) -> list[Fix]:
+    """The turn's untaps written before `step untap`: the line that begins the step, right
+    after the turn line (decision 0010 items 3 and 5)."""
+    state = doc.document.state_before(line)
+    statement = doc.statement(line)
+    turn = state.turn
+    if (
+        not isinstance(statement, t.TapChange)
+        or statement.verb.value != "untap"
+        or turn.position != -1
+        or turn.number <= 0
+    ):
+        return []
+    turn_line = doc.index(turn.line)
+    if turn_line is None or turn_line >= line:
+        return []
+    edit = Edit(turn_line + 1, 0, turn_line + 1, 0, "step untap\n")
+    return [Fix("Write `step untap` after the turn line", "N103", (edit,), True, safe=True)]
+
+
 def _fix_s001(doc: _Doc, line: int, span: t.Span) -> list[Fix]:
     """A misspelt word: the word the grammar takes there that is closest to it."""
     suggestion = suggested_word(doc.texts[line])
@@ -455,6 +475,7 @@ _FIXERS: dict[str, Callable[[_Doc, int, t.Span], list[Fix]]] = {
     "K333": _fix_k333,
     "A101": _fix_a101,
     "S001": _fix_s001,
+    "N103": _fix_n103,
 }
 
 
