@@ -299,6 +299,16 @@ class Library:
     def tracked(self) -> set[int]:
         return {n for n in (*self.top, *self.bottom) if n is not None}
 
+    def top_card(self) -> int | None:
+        """The tracked card on top, where the lines tell it: the first of `top`, or, once
+        the library holds only its tracked bottom cards, the highest of them (a card put on
+        the bottom comes to the top as the cards above it go: CR 121.1)."""
+        if self.top:
+            return self.top[0]
+        if self.size is not None and 0 < self.size == len(self.bottom):
+            return self.bottom[-1]
+        return None
+
 
 @dataclass(frozen=True, slots=True)
 class PlayerState:

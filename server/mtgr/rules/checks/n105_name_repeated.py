@@ -64,7 +64,7 @@ def given_name(ctx: Context, statement: t.Statement) -> tuple[int, t.Text] | Non
         return None
     if isinstance(statement, t.Draw):
         player = ctx.state.player(statement.subject.name)
-        if player is None or not player.library.top or player.library.top[0] != number:
+        if player is None or player.library.top_card() != number:
             return None  # not the tracked top card: O202 or V703
     return number, name
 

@@ -60,8 +60,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
     if isinstance(statement, t.Draw):
         ref = statement.drawn
         player = state.player(statement.subject.name)
-        top = player.library.top if player is not None else ()
-        if top and top[0] is not None:
+        if player is not None and player.library.top_card() is not None:
             return  # the tracked top card is drawn, or V703 reports the skipped one
     else:
         assert isinstance(statement, t.ObjectStatement)

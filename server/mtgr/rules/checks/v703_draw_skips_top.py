@@ -2,7 +2,8 @@
 
 ## What it flags
 A `draw` when the top card of the player's library is a tracked object (introduced with
-`new ... top 1`, or put there by a move) and the draw names another number.
+`new ... top 1`, or put there by a move; or, once the library holds only the cards
+tracked at its bottom, the highest of them) and the draw names another number.
 
 ## Why
 A player draws the top card of their library (CR 121.1). Tracked cards in a library keep
@@ -48,10 +49,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Draw)
     name = statement.subject.name
     player = ctx.state.player(name)
-    if player is None or not player.library.top or player.library.top[0] is None:
-        return
-    top = player.library.top[0]
-    if top == statement.drawn.number:
+    top = player.library.top_card() if player is not None else None
+    if top is None or top == statement.drawn.number:
         return
     top_obj = ctx.state.obj(top)
     label = top_obj.label() if top_obj is not None else f"#{top}"

@@ -390,7 +390,7 @@ def _after_player(
         out.objects(state, _permanents(state), "replacement effect")
     elif verb == "draw" and len(rest) == 1:
         player = state.player(name)
-        top = player.library.top[0] if player and player.library.top else None
+        top = player.library.top_card() if player else None
         if top is not None and top in state.objects:  # a draw takes the tracked top card
             out.objects(state, [state.objects[top]], "top of the library")
         out.add(
