@@ -1045,7 +1045,7 @@ def _(statement: t.JudgeEvent, state: GameState, line: LineId) -> GameState:
     if event == "time" and statement.turns is not None:
         return replace(state, time_called=(state.turn.number, statement.turns.value, line))
     if event == "backup":
-        return _begin_gap(state, line)
+        return replace(_begin_gap(state, line), backed_up_since_turn=True)
     return state
 
 
@@ -2024,6 +2024,7 @@ def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
         moment=line,
         incomplete_since_turn=False,
         incomplete_since_step=False,
+        backed_up_since_turn=False,
         kept_tapped=EMPTY_SET,
         turn=Turn(
             statement.number.value,

@@ -596,6 +596,8 @@ class GameState:
     moment: LineId = -1
     incomplete_since_turn: bool = False  # an `incomplete` since the last turn line, or pregame
     incomplete_since_step: bool = False  # an `incomplete` since the last turn, phase or step line
+    # a judge's backup since the last turn line: the next may go back to an earlier turn (0094)
+    backed_up_since_turn: bool = False
     rolls: tuple[tuple[str, int], ...] = ()  # pregame rolls in order (103.1), re-rolls included
     chooser: str | None = None  # the player who chose the starting player (`start ... by "Q"`)
     next_chooser: str | None = None  # who chooses in this game, from the previous one (103.1)

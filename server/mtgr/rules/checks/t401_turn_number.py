@@ -3,7 +3,9 @@
 ## What it flags
 A `turn N` line whose N is not one more than the previous turn's number; the first turn
 of a game is turn 1. After `incomplete` (until the keyframe that ends the gap, and for the
-first turn line after it), turns may be missing, so any higher number is accepted there.
+first turn line after it), turns may be missing, so any higher number is accepted there;
+after a judge's backup, the first turn line may also go back to the turn the game was
+restored into (decision 0094).
 
 ## Why
 Turns are numbered one after the other from the starting player's first turn, extra
@@ -25,7 +27,8 @@ turn 2 "Alice"
 
 ## Rules basis
 - Decision 0010 item 1: N is one more than the previous turn's number, the first turn is 1; decision
-  0019 item 8: after `incomplete`, turns may be missing.
+  0019 item 8: after `incomplete`, turns may be missing; decision 0094 item 1: after a backup,
+  the turn line of the restored point.
 - CR 103.8: "The starting player takes their first turn."
 - CR 500.7: "Some effects can give a player extra turns. They do this by adding the turns directly after the specified turn."
 """
@@ -41,7 +44,7 @@ RULE = define(
     "T401",
     "Turn number not the next one",
     severity=Severity.ERROR,
-    decisions=("0010.1", "0019.8"),
+    decisions=("0010.1", "0019.8", "0094.1"),
     cr=("103.8", "500.7"),
     doc=__doc__,
 )
@@ -68,8 +71,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
     number = statement.number.value
     previous = state.turn.number
     if gap_since_last_turn(state):
-        if number > previous:
-            return
+        if number > previous or (state.backed_up_since_turn and number >= 1):
+            return  # a backup may restore an earlier turn (decision 0094)
         ctx.report(
             RULE,
             f"turn {number} after turn {previous}: turns may be missing after `incomplete`, "
