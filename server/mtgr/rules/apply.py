@@ -1777,12 +1777,16 @@ def _commander_damage(
     return state
 
 
-def _settle(state: GameState, recipient: int | str, source: int | None, amount: int) -> GameState:
-    """A life or loyalty line settles the damage it results from (0019 item 5)."""
+def _settle(
+    state: GameState, recipient: int | str, source: int | None, amount: int, exact: bool = False
+) -> GameState:
+    """A life or loyalty line settles the damage it results from (0019 item 5); with
+    `exact`, only damage of its source and amount (poison from infect: CR 120.3b)."""
     pending = state.pending_damage
     # the damage of this source and amount first: of two damage events one source dealt
     # the player, each result settles its own
-    for match_source, match_amount in ((True, True), (True, False), (False, True)):
+    matches = ((True, True),) if exact else ((True, True), (True, False), (False, True))
+    for match_source, match_amount in matches:
         for i, damage in enumerate(pending):
             if damage.recipient != recipient:
                 continue
@@ -1851,7 +1855,9 @@ def _(statement: t.PlayerCounters, state: GameState, line: LineId) -> GameState:
     player = replace(player, counters=counters)
     state = _may_lose(state.with_player(player), player, line)
     if statement.delta.value > 0 and statement.counter.value == "poison":
-        state = _settle(state, player.name, _cause_object(statement), statement.delta.value)
+        # infect gives as many as the damage; other poison (toxic) leaves its life line due
+        source = _cause_object(statement)
+        state = _settle(state, player.name, source, statement.delta.value, exact=True)
     return state
 
 

@@ -4,7 +4,9 @@
 A `damage K -> "P"` (or `-> #M` for a planeswalker or battle) that no result line
 follows: the lines after a damage line, up to the next line that is not a damage, life
 or counters line (or the end of the file), must include `"P" life -K by #N` (or poison
-counters for infect), or `#M counters -K loyalty by #N`. Damage to a player whose life
+counters for infect: as many as the damage), or `#M counters -K loyalty by #N`. Poison
+counters of another number (toxic's) are not the damage's result: its life line is still
+due. Damage to a player whose life
 total an effect keeps from changing (Platinum Emperion) is settled by `"P" life -0 by #N`.
 The finding is on the damage line.
 
@@ -85,8 +87,8 @@ def _report(ctx: Context, damage: PendingDamage) -> None:
         player = damage.recipient
         message = (
             f"{who} deals {amount} damage to {player}, but no life line follows; write "
-            f'`"{player}" life -{amount} by #{source}` right after it (or poison counters '
-            "for infect)"
+            f'`"{player}" life -{amount} by #{source}` right after it (or, for infect, as '
+            f'many poison counters: `"{player}" counters +{amount} poison by #{source}`)'
         )
     else:
         target = ctx.state.obj(damage.recipient)
