@@ -3,9 +3,10 @@
 ## What it flags
 A `block` line outside the declare blockers step, by a creature the active player
 controls, by a tapped creature, or blocking a creature that is not attacking; in a game
-of three or more, by a creature of a player the attacker does not attack; and a second
-creature blocked by one blocker, unless an effect on the lines (or, with a card index,
-a card's text) lets it block more.
+of three or more, by a creature of a player the attacker does not attack; and, with a
+card index, a second creature blocked by one blocker, unless its text, another card's
+or an effect on the lines lets it block more (without card text, any creature may be
+one that blocks more: Guardian of the Gateless, Palace Guard).
 
 ## Why
 Blockers are declared as the declare blockers step begins, by the defending player
@@ -96,9 +97,9 @@ def _defender_problems(
     ctx: Context, blocker: GameObject, attacker: GameObject, controller: str | None
 ) -> list[str]:
     """A blocker of a player other than the one the attacker attacks (a game of three or
-    more), and a second creature blocked by one blocker (CR 509.1a): one creature each,
-    unless a recorded effect, or with a card index its text or another's, lets it block
-    more (Palace Guard)."""
+    more), and, with a card index, a second creature blocked by one blocker (CR 509.1a):
+    one creature each, unless its text, another's or a recorded effect lets it block more
+    (Palace Guard)."""
     problems = []
     defending = _defending_player(ctx, attacker)
     if defending is not None and controller is not None and controller != defending:
@@ -109,6 +110,7 @@ def _defender_problems(
     others = [number for number in blocker.blocking if number != attacker.number]
     if (
         others
+        and ctx.cards is not None  # without card text, any blocker may block more
         and ctx.state.turn.step == "declare-blockers"
         and not could_be_given(ctx, blocker, _BLOCKS_MORE)
     ):
