@@ -1702,13 +1702,12 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
     source = statement.subject.number
     amount = statement.amount.value
     turn = state.turn
-    if (
-        turn.step == "combat-damage"
-        and not turn.repeated
-        and source not in turn.struck_first
-        and _is_combat_damage(state, source)
-    ):
-        state = replace(state, turn=replace(turn, struck_first=turn.struck_first | {source}))
+    if turn.step == "combat-damage" and _is_combat_damage(state, source):
+        struck = turn.struck_first
+        if not turn.repeated and source not in struck:
+            struck = struck | {source}
+        dealt = _combat_damage_added(turn.combat_damage, source, amount, 0)
+        state = replace(state, turn=replace(turn, struck_first=struck, combat_damage=dealt))
     if isinstance(recipient, t.PlayerRef):
         if source in state.commanders and _is_combat_damage(state, source):
             state = _commander_damage(state, recipient.name, source, amount, line, statement.span)
@@ -1739,6 +1738,33 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
                 return state
         pending = PendingDamage(line, source, amount, recipient.number, statement.span)
     return replace(state, pending_damage=(*state.pending_damage, pending))
+
+
+def _combat_damage_added(
+    dealt: tuple[tuple[int, int, int], ...], source: int, damage: int, gained: int
+) -> tuple[tuple[int, int, int], ...]:
+    """`Turn.combat_damage` with a source's damage or its controller's life gain added."""
+    for i, (number, before, gained_before) in enumerate(dealt):
+        if number == source:
+            entry = (source, before + damage, gained_before + gained)
+            return (*dealt[:i], entry, *dealt[i + 1 :])
+    return (*dealt, (source, damage, gained))
+
+
+def lifelink_due(state: GameState, statement: t.Life) -> tuple[int, int] | None:
+    """A life gain caused by a source that dealt combat damage in this step, by its
+    controller: (source, the damage it dealt that no gain has matched yet)."""
+    cause = statement.cause
+    if statement.delta.value <= 0 or cause is None or not isinstance(cause.agent, t.ObjectRef):
+        return None
+    source = cause.agent.number
+    for number, dealt, gained in state.turn.combat_damage:
+        if number == source:
+            obj = state.obj(source)
+            if obj is None or obj.controller != statement.subject.name:
+                return None
+            return source, dealt - gained
+    return None
 
 
 def _is_combat_damage(state: GameState, source: int) -> bool:
@@ -1844,6 +1870,9 @@ def _(statement: t.Life, state: GameState, line: LineId) -> GameState:
     state = _may_lose(state.with_player(player), player, line)
     if statement.delta.value <= 0:  # `life -0`: an effect kept the total from changing
         state = _settle(state, player.name, _cause_object(statement), -statement.delta.value)
+    elif (due := lifelink_due(state, statement)) is not None:
+        gained = _combat_damage_added(state.turn.combat_damage, due[0], 0, statement.delta.value)
+        state = replace(state, turn=replace(state.turn, combat_damage=gained))
     return state
 
 
@@ -2087,6 +2116,7 @@ def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
         cleanup_priority=False,
         struck_first=state.turn.struck_first if repeated and step == "combat-damage" else EMPTY_SET,
         turn_draw_done=False,
+        combat_damage=(),
     )
     state = replace(state, turn=turn, moment=line, incomplete_since_step=False)
     if state.kept_tapped:

@@ -387,6 +387,9 @@ class Turn:
     # the active player's draw of this draw step is written: a second draw needs a cause
     # (CR 504.1: the turn-based action draws one card)
     turn_draw_done: bool = False
+    # the combat damage each source has dealt in this combat damage step, and the life its
+    # controller has gained by it since, (source, dealt, gained): lifelink's (CR 702.15b)
+    combat_damage: tuple[tuple[int, int, int], ...] = ()
 
 
 # CR 500.1: the phases and steps in order. A main phase appears twice.
