@@ -1850,7 +1850,7 @@ def _(statement: t.ObjectCounters, state: GameState, line: LineId) -> GameState:
     state = state.with_object(replace(obj, counters=counters, loyalty_gone=gone, weakened=weakened))
     if gone is not None:
         state = replace(_watch(state, obj.number), sba_due=True)
-    if delta < 0 and kind in ("loyalty", "defense"):
+    if delta <= 0 and kind in ("loyalty", "defense"):  # -0: none left to remove (0095.2)
         state = _settle(state, obj.number, _cause_object(statement), -delta)
     return _note_opening_action(state, statement)
 

@@ -7,7 +7,9 @@ or counters line (or the end of the file), must include `"P" life -K by #N` (or 
 counters for infect: as many as the damage), or `#M counters -K loyalty by #N`. Poison
 counters of another number (toxic's) are not the damage's result: its life line is still
 due. Damage to a player whose life
-total an effect keeps from changing (Platinum Emperion) is settled by `"P" life -0 by #N`.
+total an effect keeps from changing (Platinum Emperion) is settled by `"P" life -0 by #N`,
+and damage to a planeswalker or battle whose counters an earlier source's damage took is
+settled by `#M counters -0 loyalty by #N`.
 The finding is on the damage line.
 
 ## Why
@@ -35,6 +37,7 @@ so that the life total and loyalty rebuilt from the file are right.
 - Decision 0012 item 4: the results of damage follow straight after the damage line, with the
   damage's source as cause.
 - Decision 0089 item 1: damage whose life loss an effect stops is followed by a life line of 0.
+- Decision 0095 item 2: damage that finds no loyalty or defense counter left is followed by a counters line of 0.
 - CR 120.3a: "Damage dealt to a player by a source without infect causes that player to lose that much life."
 - CR 120.3b: "Damage dealt to a player by a source with infect causes that source's controller to give the player that many poison counters."
 - CR 120.3c: "Damage dealt to a planeswalker causes that many loyalty counters to be removed from that planeswalker."
@@ -49,7 +52,7 @@ RULE = define(
     "D801",
     "Damage without its result",
     severity=Severity.ERROR,
-    decisions=("0019.5", "0012.4", "0089.1"),
+    decisions=("0019.5", "0012.4", "0089.1", "0095.2"),
     cr=("120.3a", "120.3b", "120.3c"),
     doc=__doc__,
 )
@@ -94,8 +97,10 @@ def _report(ctx: Context, damage: PendingDamage) -> None:
         target = ctx.state.obj(damage.recipient)
         kind = "defense" if target is not None and target.counter("defense") else "loyalty"
         label = target.label() if target is not None else f"#{damage.recipient}"
+        # what is left to remove (decision 0095): all it has, or 0 after another source's
+        removed = min(amount, target.counter(kind)) if target is not None else amount
         message = (
             f"{who} deals {amount} damage to {label}, but no {kind} line follows; write "
-            f"`#{damage.recipient} counters -{amount} {kind} by #{source}` right after it"
+            f"`#{damage.recipient} counters -{removed} {kind} by #{source}` right after it"
         )
     ctx.report(RULE, message, damage.span or t.Span(0, 0), line=damage.line)

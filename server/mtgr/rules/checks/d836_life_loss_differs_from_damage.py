@@ -32,6 +32,7 @@ in a hand-written record.
 ## Rules basis
 - Decision 0019 item 5: a life change that results from damage has the damage's cause.
 - Decision 0012 item 4: the results of damage follow straight after the damage line.
+- Decision 0095 item 1: damage beyond a planeswalker's loyalty removes the counters it has.
 - CR 120.3a: "Damage dealt to a player by a source without infect causes that player to lose that much life."
 - CR 120.3c: "Damage dealt to a planeswalker causes that many loyalty counters to be removed from that planeswalker."
 - CR 609.3: "If an effect attempts to do something impossible, it does only as much as possible."
@@ -47,7 +48,7 @@ RULE = define(
     "D836",
     "Life or loyalty loss differs from the damage",
     severity=Severity.ERROR,
-    decisions=("0019.5", "0012.4"),
+    decisions=("0019.5", "0012.4", "0095.1"),
     cr=("120.3a", "120.3c", "609.3"),
     doc=__doc__,
 )

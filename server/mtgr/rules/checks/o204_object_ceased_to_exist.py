@@ -6,7 +6,8 @@ copy of a spell that left the stack, an ability that resolved or was countered, 
 card that went back to the untracked part of a library (a shuffle, a mulligan, a move
 into a library with no position, or left out of the keyframe after a gap). The lines
 that record a resolution (`choose`, `pay`, `damage`, `effect` right after `resolve`)
-may still name the ability or copy that is resolving.
+may still name the ability or copy that is resolving, and a `damage` line may name as
+its source the gone object whose ability is resolving (a Devil token's dies trigger).
 
 ## Why
 A token in a zone other than the battlefield ceases to exist (CR 111.7, 704.5d), and so
@@ -45,6 +46,7 @@ a new object (CR 400.7) and gets a new number.
 - CR 707.10a: "If a copy of a spell is in a zone other than the stack, it ceases to exist."
 - CR 608.2n: "As the final part of an ability's resolution, the ability is removed from the stack and ceases to exist."
 - CR 400.7: "An object that moves from one zone to another becomes a new object with no memory of, or relation to, its previous existence."
+- CR 113.7a: "Once activated or triggered, an ability exists on the stack independently of its source."
 """
 
 from mtgr.rules.apply import by_sba
@@ -58,7 +60,7 @@ RULE = define(
     "Object ceased to exist",
     severity=Severity.ERROR,
     decisions=("0004.5", "0014.4", "0019.9", "0019.2", "0006.7"),
-    cr=("111.7", "704.5d", "704.5e", "707.10a", "608.2n", "400.7"),
+    cr=("111.7", "704.5d", "704.5e", "707.10a", "608.2n", "400.7", "113.7a"),
     doc=__doc__,
 )
 
@@ -76,6 +78,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
         return
     if obj.number == ctx.state.resolving and isinstance(statement, _RESOLUTION):
         return
+    if isinstance(statement, t.Damage) and _source_of_the_resolving_ability(ctx, obj.number):
+        return  # a dies trigger's damage, dealt by the token as it last existed (CR 113.7a)
     if obj.number in ctx.state.left_with_sba and by_sba(statement):
         return  # a state-based action of the event its owner lost in (CR 704.3)
     if obj.kind is ObjectKind.TOKEN:
@@ -100,4 +104,13 @@ def check(ctx: Context, statement: t.Statement) -> None:
         f"{obj.label()} {what}",
         statement.subject.span,
         related=ctx.where(obj),
+    )
+
+
+def _source_of_the_resolving_ability(ctx: Context, number: int) -> bool:
+    resolving = ctx.state.obj(ctx.state.resolving) if ctx.state.resolving is not None else None
+    return (
+        resolving is not None
+        and resolving.kind is ObjectKind.ABILITY
+        and resolving.source == number
     )
