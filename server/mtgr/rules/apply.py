@@ -1757,6 +1757,8 @@ def lifelink_due(state: GameState, statement: t.Life) -> tuple[int, int] | None:
     cause = statement.cause
     if statement.delta.value <= 0 or cause is None or not isinstance(cause.agent, t.ObjectRef):
         return None
+    if state.resolving is not None or state.stack:
+        return None  # a spell's or ability's effect, not combat damage's (a fight: CR 701.14d)
     source = cause.agent.number
     for number, dealt, gained in state.turn.combat_damage:
         if number == source:

@@ -6,7 +6,8 @@ that step and P controls it, when K is not the damage #N dealt there less the li
 lines have gained already: `#2 damage 4 -> "Bob"` then `"Alice" life +3 by #2`. The gain
 may follow each damage line, or come once after all of them. A line with `replacement`
 (an effect that changed the gain) is not flagged, and neither is a gain caused by a
-triggered ability, which has the trigger as its cause.
+triggered ability, which has the trigger as its cause, nor one while a spell or ability
+resolves or is on the stack (the lifelink of a fight is not combat damage's).
 
 ## Why
 Damage dealt by a source with lifelink causes its controller to gain that much life
