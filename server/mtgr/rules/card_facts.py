@@ -85,3 +85,26 @@ def face_up(card: Card, obj: GameObject) -> Face:
     if (obj.back_face or obj.flipped) and len(card.faces) > 1:
         return card.faces[1]
     return card.front
+
+
+# Oracle text that keeps a player in the game (Platinum Angel, Phyrexian Unlife, Lich's
+# Mastery, Angel's Grace; Abyssal Persecutor for its controller's opponents)
+KEEPS_IN_THE_GAME = ("can't lose the game", "don't lose the game")
+
+
+def a_loss_may_be_stopped(ctx: Context) -> bool:
+    """Whether the lines show something that may keep a player in the game despite a
+    state-based loss (CR 101.2: a "can't" effect wins): a lasting effect about losing the
+    game, or, with a card index, a permanent whose text says a player can't lose it."""
+    for effect in ctx.state.effects:
+        if "lose the game" in effect.text.casefold():
+            return True
+    if ctx.cards is None:
+        return False
+    for obj in ctx.state.objects.values():
+        if obj.zone != "battlefield":
+            continue
+        card = ctx.card(obj)
+        if card is not None and any(card.text_mentions(p) for p in KEEPS_IN_THE_GAME):
+            return True
+    return False

@@ -3,6 +3,7 @@ words, and when a line is in a part of the file where object checks stay quiet."
 
 from __future__ import annotations
 
+from mtgr.rules.card_facts import a_loss_may_be_stopped
 from mtgr.rules.context import Context, Related
 from mtgr.rules.registry import Rule
 from mtgr.rules.state import (
@@ -58,6 +59,8 @@ def report_pending_losses(ctx: Context, rule: Rule, reason: str, what: str, cr: 
     statement = ctx.statement
     if statement is None or not state_based_actions_checked(ctx):
         return
+    if a_loss_may_be_stopped(ctx):
+        return  # Platinum Angel: the player stays in the game (CR 101.2)
     for player in ctx.state.players:
         if player.lost or player.loses is None or player.loses[0] != reason:
             continue

@@ -7,8 +7,8 @@ least equal to its toughness, or entered with toughness 0 or less: state-based a
 should have put it into a graveyard (`move battlefield -> graveyard by sba`). Toughness is
 the printed one with its +1/+1 counters. Silent without a card index, for a toughness
 that is not a number (`*`) or differs between a card's faces, and whenever something the
-lines show could change toughness or save it: a lasting effect on it or on no object in
-particular, -1/-1 counters (infect and wither deal damage as counters), a permanent whose
+lines show could change toughness or save it: a lasting effect on it, or on no object in
+particular whose text gives toughness (`+1/+1`, "get +"), -1/-1 counters (infect and wither deal damage as counters), a permanent whose
 text gives +N/+N, indestructible or regeneration, or prevents damage.
 
 Reads: the front face's `toughness` and `type_line`, and the `oracle_text` of the
@@ -68,7 +68,7 @@ RULE = define(
 )
 
 # Oracle text that can change toughness, or keep a damaged creature on the battlefield.
-SAVES_IT = ("get +", "gets +", "indestructible", "regenerate", "toughness", "prevent")
+SAVES_IT = ("get +", "gets +", "/+", "indestructible", "regenerate", "toughness", "prevent")
 
 
 @RULE.on(t.Turn, t.PhaseOrStep, stages=(Stage.PLAYING,), with_cards=True)

@@ -9,6 +9,9 @@ loss (`"P" lose by sba`, a concession, or the end of the game). Life regained be
 (lifelink in the same damage event, an effect of the same resolving spell) saves them.
 The checker cannot see a card that stops a player from losing (Platinum Angel): write
 `// allow B101` on that line.
+Not reported while a lasting effect on the lines is about losing the game, nor, with a
+card index, while a permanent's text says a player can't lose it (Platinum Angel,
+Phyrexian Unlife): a "can't" effect wins (CR 101.2).
 
 ## Why
 A player with 0 or less life loses the game the next time a player would receive
@@ -34,6 +37,7 @@ turn 8 "Bob"
 - CR 704.5a: "If a player has 0 or less life, that player loses the game."
 - CR 104.3b: "If a player's life total is 0 or less, that player loses the game the next time a player would receive priority."
 - CR 704.3: "Whenever a player would get priority" the game "checks for any of the listed conditions for state-based actions".
+- CR 101.2: "When a rule or effect allows or directs something to happen, and another effect states that it can't happen," the effect that says it can't wins.
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ RULE = define(
     "Player at 0 life still playing",
     severity=Severity.ERROR,
     decisions=("0024.1",),
-    cr=("704.5a", "104.3b", "704.3"),
+    cr=("704.5a", "104.3b", "704.3", "101.2"),
     doc=__doc__,
 )
 

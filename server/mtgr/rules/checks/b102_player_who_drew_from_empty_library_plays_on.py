@@ -7,6 +7,9 @@ records that player's loss. The draw itself is V703's or the library check's; th
 is about the game going on. The checker does not know a library's size after a gap until
 a keyframe gives it, nor cards that let a player draw from an empty library without
 losing (Laboratory Maniac): write `// allow B102` there.
+Not reported while a lasting effect on the lines is about losing the game, nor, with a
+card index, while a permanent's text says a player can't lose it (Platinum Angel,
+Phyrexian Unlife): a "can't" effect wins (CR 101.2).
 
 ## Why
 A player who attempted to draw from a library with no cards in it loses the game the
@@ -30,6 +33,7 @@ step upkeep
   received priority.
 - CR 704.5b: "If a player attempted to draw a card from a library with no cards in it since the last time state-based actions were checked, that player loses the game."
 - CR 104.3c: "If a player is required to draw more cards than are left in their library, they draw the remaining cards and then lose the game the next time a player would receive priority."
+- CR 101.2: "When a rule or effect allows or directs something to happen, and another effect states that it can't happen," the effect that says it can't wins.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ RULE = define(
     "Player who drew from an empty library still playing",
     severity=Severity.ERROR,
     decisions=("0024.1",),
-    cr=("704.5b", "104.3c"),
+    cr=("704.5b", "104.3c", "101.2"),
     doc=__doc__,
 )
 

@@ -5,6 +5,9 @@ The first line after a player got their tenth poison counter that comes only aft
 player received priority, when no line between records that player's loss. In a
 Two-Headed Giant game the team's poison is shared and fifteen counters lose (CR 704.6b);
 the checker counts each player's own.
+Not reported while a lasting effect on the lines is about losing the game, nor, with a
+card index, while a permanent's text says a player can't lose it (Platinum Angel,
+Phyrexian Unlife): a "can't" effect wins (CR 101.2).
 
 ## Why
 A player with ten or more poison counters loses the game the next time state-based
@@ -28,6 +31,7 @@ phase main
 - Decision 0013 item 3: a player with ten or more poison counters loses the game `by sba`.
 - CR 704.5c: "If a player has ten or more poison counters, that player loses the game."
 - CR 104.3d: "If a player has ten or more poison counters, that player loses the game the next time a player would receive priority."
+- CR 101.2: "When a rule or effect allows or directs something to happen, and another effect states that it can't happen," the effect that says it can't wins.
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ RULE = define(
     "Player with ten poison counters still playing",
     severity=Severity.ERROR,
     decisions=("0024.1", "0013.3"),
-    cr=("704.5c", "104.3d"),
+    cr=("704.5c", "104.3d", "101.2"),
     doc=__doc__,
 )
 

@@ -8,6 +8,9 @@ triggered ability is not flagged: it is written as it triggers, before state-bas
 are checked (decision 0024 item 1), so a trigger of the same damage may stand between the
 damage and the loss. At the end of the file, the damage line itself. Damage from two
 partner commanders is counted separately.
+Not reported while a lasting effect on the lines is about losing the game, nor, with a
+card index, while a permanent's text says a player can't lose it (Platinum Angel,
+Phyrexian Unlife): a "can't" effect wins (CR 101.2).
 
 ## Why
 In a Commander game, a player who has been dealt 21 or more combat damage by the same
@@ -39,11 +42,13 @@ step end-of-combat
 - CR 903.10a: "A player who's been dealt 21 or more combat damage by the same commander over the course of the game loses the game. (This is a state-based action. See rule 704.)"
 - CR 704.6c: "In a Commander game, a player who's been dealt 21 or more combat damage by the same commander over the course of the game loses the game."
 - CR 702.124d: "When determining whether a player has been dealt 21 or more combat damage by the same commander, consider damage from each of your two commanders separately (see rule 903.10a)."
+- CR 101.2: "When a rule or effect allows or directs something to happen, and another effect states that it can't happen," the effect that says it can't wins.
 """
 
 from __future__ import annotations
 
 from mtgr.rules.apply import at_sba_time
+from mtgr.rules.card_facts import a_loss_may_be_stopped
 from mtgr.rules.context import Context, Related
 from mtgr.rules.registry import Severity, define
 from mtgr.syntax import tree as t
@@ -53,7 +58,7 @@ RULE = define(
     "Game goes on after 21 combat damage from one commander",
     severity=Severity.ERROR,
     decisions=("0031.5", "0024.1"),
-    cr=("903.10a", "704.6c", "702.124d"),
+    cr=("903.10a", "704.6c", "702.124d", "101.2"),
     doc=__doc__,
 )
 
@@ -62,6 +67,8 @@ RULE = define(
 def check(ctx: Context, statement: t.Statement) -> None:
     if at_sba_time(statement) or _written_as_it_triggers(statement):
         return
+    if a_loss_may_be_stopped(ctx):
+        return  # Platinum Angel: the player stays in the game (CR 101.2)
     for player, commander, line, _span in ctx.state.commander_losses:
         ctx.report(
             RULE,
@@ -75,6 +82,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
 
 @RULE.at_end
 def at_end(ctx: Context) -> None:
+    if a_loss_may_be_stopped(ctx):
+        return
     for player, commander, line, span in ctx.state.commander_losses:
         ctx.report(
             RULE,

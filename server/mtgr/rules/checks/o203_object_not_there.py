@@ -8,7 +8,8 @@
 - `resolve`, `fizzle`, `countered` or `target` for an object that is not on the stack;
 - `tap`, `untap`, `attack`, `block` or `control` for an object not on the battlefield;
 - `counters` on a card in a library or a hand;
-- `reveal` of an object that is not in a hand or a library;
+- `reveal` of an object that is not in a hand or a library, nor face down (a face-down
+  permanent or exiled card is revealed where it is: CR 708.12);
 - `damage` to an object that is not on the battlefield (unless it is a target of the
   resolving spell or ability that left its zone since: K344 and K331 judge those).
 
@@ -18,7 +19,7 @@ is not in describes a game that did not happen: usually the number is wrong, or 
 that moved the object is missing. Only the object on the stack can resolve (CR 608.1)
 or be targeted for (CR 601.2c); only permanents can be tapped, attack and block
 (CR 701.26a, 508.1a), and be dealt damage (CR 120.1); revealing shows a card from a
-hidden zone (CR 701.20a).
+hidden zone, or a face-down card where it is (CR 701.20b, 708.12).
 
 ## Example
 ```mtgr
@@ -45,6 +46,7 @@ hidden zone (CR 701.20a).
 - CR 110.1: "A permanent is a card or token on the battlefield."
 - CR 701.20b: "Revealing a card doesn't cause it to leave the zone it's in."
 - CR 120.1: "Objects can deal damage to battles, creatures, planeswalkers, and players."
+- CR 708.12: "If a spell or ability that instructs a player to reveal a face-down permanent needs information about the revealed object, it uses the characteristics of that object ignoring any continuous effects that may be applying to it."
 """
 
 from mtgr.rules.context import Context
@@ -58,7 +60,7 @@ RULE = define(
     "Object not where the line says",
     severity=Severity.ERROR,
     decisions=("0007.1", "0006.3", "0011.4", "0011.6"),
-    cr=("400.7", "601.2a", "608.1", "701.26a", "110.1", "701.20b", "120.1"),
+    cr=("400.7", "601.2a", "608.1", "701.26a", "110.1", "701.20b", "120.1", "708.12"),
     doc=__doc__,
 )
 
@@ -126,7 +128,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
                 statement.verb.span,
                 related=ctx.where(obj),
             )
-    elif kind is t.Reveal and obj.zone not in ("hand", "library"):
+    elif kind is t.Reveal and obj.zone not in ("hand", "library") and not obj.face_down:
         _report(
             ctx,
             obj,
