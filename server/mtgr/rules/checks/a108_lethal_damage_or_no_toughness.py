@@ -51,6 +51,8 @@ step end
 
 from __future__ import annotations
 
+import re
+
 from mtgr.rules.card_facts import could_be_given
 from mtgr.rules.context import Context
 from mtgr.rules.describe import quiet
@@ -68,7 +70,9 @@ RULE = define(
 )
 
 # Oracle text that can change toughness, or keep a damaged creature on the battlefield.
-SAVES_IT = ("get +", "gets +", "/+", "indestructible", "regenerate", "toughness", "prevent")
+SAVES_IT = ("get +", "gets +", "indestructible", "regenerate", "toughness", "prevent")
+# a lasting effect written in short, `+1/+1` or `+X/+X` (decision 0013), raises toughness
+_RAISES_TOUGHNESS = re.compile(r"/\+(?:\d|x)", re.IGNORECASE)
 
 
 @RULE.on(t.Turn, t.PhaseOrStep, stages=(Stage.PLAYING,), with_cards=True)
@@ -104,8 +108,10 @@ def check(ctx: Context, statement: t.Statement) -> None:
             )
         else:
             continue
-        if card.has_keyword("Indestructible") or could_be_given(
-            ctx, obj, SAVES_IT, any_effect_on_it=True
+        if (
+            card.has_keyword("Indestructible")
+            or could_be_given(ctx, obj, SAVES_IT, any_effect_on_it=True)
+            or any(e.on is None and _RAISES_TOUGHNESS.search(e.text) for e in ctx.state.effects)
         ):
             continue
         ctx.report(
