@@ -446,6 +446,7 @@ def _moved(
         counters=obj.counters if stays else (),
         control_effects=obj.control_effects if stays else (),
         control_given=obj.control_given and stays,
+        control_taken_from=obj.control_taken_from if stays else None,
         damage=obj.damage if stays else 0,
         deathtouch=obj.deathtouch if stays else None,
         loyalty_gone=obj.loyalty_gone if stays else None,
@@ -1078,8 +1079,12 @@ def _leave_game(state: GameState, name: str, line: LineId) -> GameState:
             continue
         if obj.zone == "battlefield" and (obj.control_given or obj.controlled_since is None):
             # a `control` line without a duration, or a permanent whose arrival the lines do
-            # not show: control most likely came from an effect, and goes back to the owner
-            state = state.with_object(replace(_out_of_combat(obj), controller=obj.owner))
+            # not show: control most likely came from an effect, and goes back to the player
+            # who had it before the lines changed it (CR 110.2), or else the owner
+            back = obj.control_taken_from
+            if back is None or back == name or back not in state.alive():
+                back = obj.owner
+            state = state.with_object(replace(_out_of_combat(obj), controller=back))
         else:
             state = _moved(state, obj, "exile", line)
     if name in (state.monarch, state.initiative):
@@ -1933,7 +1938,14 @@ def _(statement: t.Control, state: GameState, line: LineId) -> GameState:
         )
         effects = (*effects, effect)
         state = replace(state, control_changed=state.control_changed | {obj.number})
-    updated = replace(obj, controller=controller, control_effects=effects, control_given=True)
+    taken_from = obj.control_taken_from if obj.control_given else obj.controller
+    updated = replace(
+        obj,
+        controller=controller,
+        control_effects=effects,
+        control_given=True,
+        control_taken_from=taken_from,
+    )
     if controller != obj.controller:
         updated = replace(_out_of_combat(updated), ring_bearer=False)  # CR 506.4, 701.54a
     return state.with_object(updated)

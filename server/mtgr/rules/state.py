@@ -130,6 +130,9 @@ class ObjectDetails:
     # as its holder leaves the game, control it entered with does not (decision 0084)
     control_effects: tuple[ControlEffect, ...] = ()
     control_given: bool = False
+    # who controlled it before the first `control` line changed that: the player it goes
+    # back to when the one an effect gave it to leaves the game (CR 110.2, 800.4a)
+    control_taken_from: str | None = None
     # what it is attached to (a permanent's number or a player's name, decision 0023), and
     # whether it became unattached because that left the battlefield (CR 704.5m, 704.5n)
     attached_to: int | str | None = None
