@@ -25,6 +25,7 @@ and no state-based action puts any other object into the command zone.
 
 ## Rules basis
 - Decision 0031 item 4: a commander goes from a graveyard or exile to the command zone `by sba`; one that would go to a hand or library is written as the move that happened, `-> command`, with the event's own cause.
+- Decision 0097 item 1: in a gap, a commander is introduced with `new commander` where the keyframe shows it.
 - CR 903.9a: "If a commander is in a graveyard or in exile and that object was put into that zone since the last time state-based actions were checked, its owner may put it into the command zone. This is a state-based action."
 - CR 903.9b: "If a commander would be put into its owner's hand or library from anywhere, its owner may put it into the command zone instead."
 """
@@ -38,7 +39,7 @@ RULE = define(
     "M903",
     "Moved to the command zone by a state-based action none allows",
     severity=Severity.ERROR,
-    decisions=("0031.4",),
+    decisions=("0031.4", "0097.1"),
     cr=("903.9a", "903.9b"),
     doc=__doc__,
 )
@@ -58,7 +59,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
         ctx.report(
             RULE,
             f"{label} is not a commander: only a commander goes to the command zone as a "
-            "state-based action (CR 903.9a); name the effect that put it there",
+            "state-based action (CR 903.9a); name the effect that put it there, or, for a "
+            "commander, introduce it with `new commander` (decision 0097 in a gap)",
             statement.cause.keyword if statement.cause is not None else statement.verb.span,
         )
     elif source not in _RETURNS_FROM:
