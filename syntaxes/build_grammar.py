@@ -221,6 +221,7 @@ PLAYER_VERBS = [
     "choose",  # the legend rule's choice (decision 0061)
     "ring-bearer",  # the Ring tempts a player (decision 0062)
     "venture",  # venturing into the dungeon (decision 0063)
+    "speed",  # a player's speed (decision 0098)
 ]
 STRUCTURE = [
     "mtgr",
@@ -469,12 +470,12 @@ def build(peg_text: str) -> Json:
             match(START, tok(f"storage.modifier.attached{S}", "attached"), WS, player(), END),
             # `#N phase out | in` (decision 0025): on an object line `phase` is phasing
             match(START, verb(["phase", "turn"]), END),
-            # `#N trigger of monarch | initiative` (decision 0026)
+            # `#N trigger of monarch | initiative | speed` (decisions 0026, 0098)
             match(
                 START,
                 keyword("of"),
                 WS,
-                word(f"constant.language.designation{S}", ["monarch", "initiative"]),
+                word(f"constant.language.designation{S}", ["monarch", "initiative", "speed"]),
                 END,
             ),
             match(START, word(f"storage.modifier.phasing{S}", peg_words(tokens, "phasing")), END),

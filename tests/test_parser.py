@@ -44,6 +44,7 @@ FORMS: dict[str, tuple[str, type]] = {
     "legend_choice_phrase": ('"Alice" choose #8 by sba', t.LegendChoice),
     "ring_phrase": ('"Alice" ring-bearer #30 by #29', t.RingTempts),
     "venture_phrase": ('"Alice" venture "Secret Entrance" by #40', t.Venture),
+    "speed_phrase": ('"Alice" speed 2 by #3', t.Speed),
     "complete_phrase": ("#41 complete by sba", t.Complete),
     "flip_phrase": ("#7 flip by #8", t.Flip),
     "meld_phrase": ("#30 meld #31 by #32", t.Meld),

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass
 from mtgr.check import Diagnostic
 from mtgr.render.facts import CREATURE, LAND, RecordFacts, Reference
 from mtgr.rules.state import STEP_ORDER, GameObject, GameState, ObjectKind, PlayerState, Stage
+from mtgr.rules.summary import speed_words
 
 # the battlefield rows, as players lay out their permanents
 ROWS = ("lands", "creatures", "other permanents")
@@ -274,6 +275,8 @@ class _Viewer:
             marks.append("city's blessing")
         if player.ring_tempted:
             marks.append(f"tempted {player.ring_tempted}")
+        if player.speed is not None:
+            marks.append(speed_words(player.speed))
         if player.venture_room is not None:
             marks.append(f"in {player.venture_room}")
         return tuple(marks)

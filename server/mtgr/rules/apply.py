@@ -1435,8 +1435,11 @@ def _designation_trigger(statement: t.AbilityOf, state: GameState, line: LineId)
     """An inherent triggered ability of the monarch or the initiative: no source, controlled
     by the player who has the designation (CR 725.2, 726.2; decision 0026 item 3)."""
     word = statement.designation.value if statement.designation else "monarch"
-    controller = state.monarch if word == "monarch" else state.initiative
-    the = "the monarch" if word == "monarch" else "the initiative"
+    if word == "speed":  # whose turn it is: it triggers during its controller's (702.179d)
+        controller, the = state.turn.player, "speed"
+    else:
+        controller = state.monarch if word == "monarch" else state.initiative
+        the = "the monarch" if word == "monarch" else "the initiative"
     obj = new_object(
         number=statement.subject.number,
         kind=ObjectKind.ABILITY,
@@ -1582,6 +1585,14 @@ def _(statement: t.Venture, state: GameState, line: LineId) -> GameState:
     if player is None:
         return state
     return state.with_player(replace(player, venture_room=statement.room.value))
+
+
+@_apply.register
+def _(statement: t.Speed, state: GameState, line: LineId) -> GameState:
+    player = state.player(statement.subject.name)
+    if player is None:
+        return state
+    return state.with_player(replace(player, speed=statement.value.value))
 
 
 @_apply.register

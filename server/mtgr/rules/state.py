@@ -331,6 +331,7 @@ class PlayerState:
     loses: tuple[str, LineId] | None = None
     lands_played: int = 0
     citys_blessing: bool = False  # for the rest of the game (decision 0026)
+    speed: int | None = None  # start your engines! (decision 0098): None until a line sets it
     # how often the Ring tempted the player and their Ring-bearer (decision 0062, CR 701.54)
     ring_tempted: int = 0
     ring_bearer: int | None = None

@@ -77,6 +77,8 @@ def player_line(state: GameState, player: PlayerState) -> str:
     ]
     if player.ring_tempted:
         designations.append(ring_words(state, player))
+    if player.speed is not None:
+        designations.append(speed_words(player.speed))
     designations.extend(dungeon_words(player))
     if designations:
         counters += ", " + ", ".join(designations)
@@ -197,3 +199,8 @@ def ring_words(state: GameState, player: PlayerState) -> str:
     bearer = state.obj(number) if number is not None else None
     still = bearer is not None and bearer.ring_bearer and bearer.controller == player.name
     return f"tempted by the Ring {times}" + (f", Ring-bearer #{number}" if still else "")
+
+
+def speed_words(speed: int) -> str:
+    """`speed 2`, or `max speed` at 4 (CR 702.179e)."""
+    return "max speed" if speed >= 4 else f"speed {speed}"

@@ -1387,6 +1387,11 @@ def _venture(b: _Builder) -> t.Statement:
     return t.Venture(**b.player_common(), room=b.text(b.one("room")))
 
 
+@_form("speed_phrase")
+def _speed(b: _Builder) -> t.Statement:
+    return t.Speed(**b.player_common(), value=b.integer(b.one("number")))
+
+
 @_form("complete_phrase")
 def _complete(b: _Builder) -> t.Statement:
     return t.Complete(**b.object_common())

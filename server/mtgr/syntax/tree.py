@@ -575,6 +575,13 @@ class RingTempts(PlayerStatement):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Speed(PlayerStatement):
+    """`"P" speed K by C`: P's speed becomes K (decision 0098, CR 702.179)."""
+
+    value: Number
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Venture(PlayerStatement):
     """`"P" venture "Room" [by C]`: P moves their venture marker into that room of their
     dungeon (decision 0063); without a cause, inside a keyframe, where the marker is."""

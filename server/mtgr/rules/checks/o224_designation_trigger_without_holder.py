@@ -2,7 +2,8 @@
 
 ## What it flags
 `#N trigger of monarch` when no player is the monarch, or `#N trigger of initiative`
-when no player has the initiative, in the rebuilt state (decision 0026 item 3). After a
+when no player has the initiative, in the rebuilt state (decision 0026 item 3); and
+`#N trigger of speed` while the active player has max speed (decision 0098). After a
 gap the checker knows a designation only from a line that gave it since.
 
 ## Why
@@ -30,6 +31,8 @@ step end
 - CR 725.2: "These triggered abilities have no source and are controlled by the player who was the monarch at the time the abilities triggered."
 - CR 726.1: "There is no initiative in a game until an effect instructs a player to take the initiative."
 - CR 726.2: "These triggered abilities have no source and are controlled by the player who had the initiative at the time the abilities triggered."
+- Decision 0098 item 2: the speed ability is `#N trigger of speed`, controlled by the active player.
+- CR 702.179d: "There is an inherent triggered ability associated with a player having 1 or more speed."
 """
 
 from __future__ import annotations
@@ -43,8 +46,8 @@ RULE = define(
     "O224",
     "Designation trigger with no player who has it",
     severity=Severity.ERROR,
-    decisions=("0026.2", "0026.3"),
-    cr=("725.1", "725.2", "726.1", "726.2"),
+    decisions=("0026.2", "0026.3", "0098.2"),
+    cr=("725.1", "725.2", "726.1", "726.2", "702.179d"),
     doc=__doc__,
 )
 
@@ -56,6 +59,16 @@ def check(ctx: Context, statement: t.Statement) -> None:
     if designation is None or quiet(ctx):
         return
     state = ctx.state
+    if designation.value == "speed":
+        active = state.player(state.turn.player or "")
+        if active is not None and active.speed is not None and active.speed >= 4:
+            ctx.report(
+                RULE,
+                f'"{active.name}" has max speed (4): the speed ability triggers only "if your '
+                'speed is less than 4" (CR 702.179d)',
+                designation.span,
+            )
+        return  # a speed the lines never set may come from before a gap: not judged
     holder = state.monarch if designation.value == "monarch" else state.initiative
     if holder is not None:
         return

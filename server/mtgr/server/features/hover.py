@@ -26,6 +26,7 @@ from mtgr.rules.summary import (
     dungeon_words,
     render_state,
     ring_words,
+    speed_words,
     turn_line,
 )
 from mtgr.server.features.cards import card_markdown
@@ -234,6 +235,8 @@ def player_hover(document: OpenDocument, line: int, name: str) -> str:
         rows.append("- has the city's blessing (CR 702.131c)")
     if player.ring_tempted:
         rows.append(f"- {ring_words(state, player)} (CR 701.54)")
+    if player.speed is not None:
+        rows.append(f"- {speed_words(player.speed)} (CR 702.179)")
     rows.extend(f"- {words} (CR 309)" for words in dungeon_words(player))
     attached = state.attachments_of(name) if state.attached else []
     if attached:
@@ -281,6 +284,8 @@ def form_keys(statement: t.Statement | None, token: t.Token, word: str) -> list[
             return ["ring_phrase"]
         if isinstance(statement, t.Venture):
             return ["venture_phrase"]
+        if isinstance(statement, t.Speed):
+            return ["speed_phrase"]
         if isinstance(statement, t.Complete):
             return ["complete_phrase"]
         if isinstance(statement, t.Flip):
