@@ -17,6 +17,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from parsimonious.exceptions import ParseError
 
 from mtgr.syntax import tree as t
 from mtgr.syntax.document import Document, clear_parse_caches, parse_line
@@ -78,7 +79,10 @@ def alone(line: str) -> t.ParsedLine | None:
     """The parse of a line from its own text, sharing nothing; None when it does not parse."""
     start, end, comment = split_comment(line)
     text = line[start:end]
-    node = _STATEMENT.match(text) if start < end else None
+    try:
+        node = _STATEMENT.match(text) if start < end else None
+    except ParseError:  # a variant whose new values the grammar refuses (`rules 0-0-0`)
+        return None
     plan = _Plan(_Tree(node, text)) if node is not None and node.end == len(text) else None
     if plan is None or plan.too_large is not None:
         return None
