@@ -198,6 +198,8 @@ OBJECT_VERBS = [
     "leaves",
     "complete",  # a dungeon completed (decision 0063)
     "flip",  # a flip card flips (decision 0064)
+    "unlock",  # a Room's door (decision 0099)
+    "lock",
     "meld",  # a meld pair melds (decision 0065)
 ]
 PLAYER_VERBS = [

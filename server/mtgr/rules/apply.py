@@ -466,6 +466,12 @@ def _moved(
         creature_if_target_illegal=False,
         exiled_from_stack=False,
         flipped=obj.flipped if stays else False,  # CR 710.4
+        # a Room cast as one door enters with it unlocked (CR 709.5d)
+        unlocked=obj.unlocked
+        if stays
+        else (obj.half,)
+        if obj.half is not None and obj.zone == "stack" and new_zone == "battlefield"
+        else (),
         melded_with=obj.melded_with if stays else None,
         face_down=face_down if new_zone in ("battlefield", "exile", "stack") else False,
         # the front face, except on the stack and the battlefield (CR 712.8a)
@@ -1482,6 +1488,17 @@ def _(statement: t.Flip, state: GameState, line: LineId) -> GameState:
     if obj is None or obj.zone != "battlefield":
         return state  # O232
     return state.with_object(replace(obj, flipped=True))
+
+
+@_apply.register
+def _(statement: t.Unlock, state: GameState, line: LineId) -> GameState:
+    obj = state.obj(statement.subject.number)
+    if obj is None or obj.zone != "battlefield":
+        return state  # O235
+    door = statement.door.value
+    others = tuple(d for d in obj.unlocked if d != door)
+    unlocked = (*others, door) if statement.verb.value == "unlock" else others
+    return state.with_object(replace(obj, unlocked=unlocked))
 
 
 @_apply.register

@@ -164,6 +164,8 @@ class ObjectDetails:
     # the stack (CR 702.34a, 702.133a, 702.180a, 702.127a)
     exiled_from_stack: bool = False
     flipped: bool = False
+    # a Room's doors with the unlocked designation (decision 0099, CR 709.5c)
+    unlocked: tuple[str, ...] = ()
     # a melded permanent (decision 0065): on the permanent, the other card of its meld pair;
     # on that other card, the permanent it is part of while it stays on the battlefield
     melded_with: int | None = None

@@ -144,6 +144,7 @@ DESCRIPTIONS: dict[str, str] = {
     "ring_bearer": "the creature #N that becomes the Ring-bearer",
     "ring_tempted": '"tempted" and how often the Ring has tempted the player, such as tempted 2',
     "room": 'the room\'s name in double quotes such as "Secret Entrance"',
+    "door": 'the door\'s name in double quotes such as "Locker Room"',
     "cast_half": '"half" and the half cast, such as half "Ice"',
     "snapshot_flipped": "flipped",
     "melded": "the other card #N of the meld pair",

@@ -432,6 +432,7 @@ _PART_RULES = frozenset(
         "legend_kept",
         "ring_bearer",
         "room",
+        "door",
         "cast_half",
         "snapshot_flipped",
         "melded",
@@ -1345,6 +1346,11 @@ def _meld(b: _Builder) -> t.Statement:
 @_form("flip_phrase")
 def _flip(b: _Builder) -> t.Statement:
     return t.Flip(**b.object_common())
+
+
+@_form("unlock_phrase")
+def _unlock(b: _Builder) -> t.Statement:
+    return t.Unlock(**b.object_common(), door=b.text(b.one("door")))
 
 
 @_form("turn_face_phrase")

@@ -392,6 +392,14 @@ class Flip(ObjectStatement):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Unlock(ObjectStatement):
+    """`#N unlock "Door" [by C]` or `#N lock "Door" by C`: a door of Room N gets or loses
+    its unlocked designation (decision 0099, CR 709.5e to 709.5g)."""
+
+    door: Text
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TurnFaceUp(ObjectStatement):
     """`turn face-up`: a face-down permanent is turned face up (decision 0028)."""
 

@@ -290,6 +290,8 @@ def form_keys(statement: t.Statement | None, token: t.Token, word: str) -> list[
             return ["complete_phrase"]
         if isinstance(statement, t.Flip):
             return ["flip_phrase"]
+        if isinstance(statement, t.Unlock):
+            return ["unlock_phrase"]
         if isinstance(statement, t.Meld):
             return ["meld_phrase"]
         if isinstance(statement, t.AbilityOf) and statement.designation is not None:
