@@ -163,7 +163,7 @@ def test_decision_item_lookup() -> None:
     with pytest.raises(KeyError):
         decision_item("0018.6")
     with pytest.raises(KeyError):
-        decision_item("0099.1")
+        decision_item("0999.1")
     with pytest.raises(ValueError):
         decision_item("18.5")
 
