@@ -451,7 +451,9 @@ def casting_stage(state: GameState, casting: Casting, statement: t.Statement) ->
 
     Once costs are paid the spell is cast (601.2i): a `choose` after that is made later
     (as a permanent enters, 614.12a, decision 0017 item 6), and a mana ability after the
-    `pay` line makes mana for what comes next; neither is part of this casting. Nor is
+    `pay` line, or after an action that pays a cost (Daze's returned Island, an evoked
+    Grief's exiled card: costs with no `pay` line), makes mana for what comes next; neither
+    is part of this casting. Nor is
     another player's mana ability: only the caster activates them while casting (601.2g),
     so it comes after, in response (a land tapped for mana in response to Wasteland). Nor
     is the reveal of the card whose ability is activated from a hidden zone (602.2a)."""
@@ -477,7 +479,7 @@ def casting_stage(state: GameState, casting: Casting, statement: t.Statement) ->
         and statement.subject.number == cause.agent.number
     ):
         # a mana ability: the permanent taps or sacrifices itself (decision 0005 item 2)
-        if paid or _controlled_by_another(state, cause.agent.number, number):
+        if cast or _controlled_by_another(state, cause.agent.number, number):
             return None
         return 3
     return None
