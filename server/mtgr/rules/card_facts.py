@@ -6,7 +6,8 @@ therefore stays silent whenever something the lines show could have changed what
 a lasting effect on the object or on no object in particular, or a permanent (the object
 itself included) whose Oracle text mentions the quality (decision 0050 item 3; another
 permanent's lines that list only its own keywords give it nothing), or a token attached
-to it (a Role: the lines never give a token's text), or one whose
+to it (a Role: the lines never give a token's text), a token named after a card (most
+likely a copy of it, whose text it has), or one whose
 text is not its printed card's (a clone, a melded permanent) or that the card index does not
 know (decision 0050 item 4: the index may be older than the card); an emblem, whose abilities
 work in the command zone (CR 114.4); a card in a graveyard whose ability works there
@@ -45,8 +46,16 @@ def could_be_given(
         if card is None and other is not obj and other.attached_to == obj.number:
             return True  # a token attached to it (a Role, an Aura token): its text is not known
         if card is None and other is not obj and other.name is not None and ctx.cards:
+            if other.kind is ObjectKind.TOKEN and not other.face_down:
+                # a token named after a card is most likely a copy of it (CR 707.2)
+                copied = ctx.cards.lookup(other.name)
+                if copied is not None and any(
+                    copied.text_mentions_beyond_keywords(phrase) for phrase in phrases
+                ):
+                    return True
+                continue
             if other.kind is not ObjectKind.CARD or other.face_down:
-                continue  # a token or a face-down permanent: no printed card to read
+                continue  # a copy on the stack or a face-down permanent: no card to read
             printed = ctx.cards.lookup(other.name)
             if printed is None or ctx.wears_another_card(other, printed):
                 # a card the index does not know (A101: a newer set), a clone, a melded

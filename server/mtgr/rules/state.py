@@ -551,15 +551,31 @@ def source_controller(state: GameState, obj: GameObject) -> str | None:
     return obj.owner
 
 
+def _controller_uncertain(state: GameState, source: GameObject) -> bool:
+    """A source off the battlefield that another player than its owner controlled when it
+    left: a delayed trigger it set up is its creator's (CR 603.7e), a card's own ability
+    its owner's, and the line does not say which."""
+    return (
+        source.controller is None
+        and source.left_controller is not None
+        and source.left_controller != source.owner
+        and source.entered_moment != state.moment
+    )
+
+
 def trigger_place(state: GameState, statement: t.AbilityOf) -> tuple[bool, int] | None:
     """Where a `trigger` line stands in the order of CR 603.3b, from the state before it:
     whether it triggered on another ability triggering (`by #A`, the second part), then its
     controller's place in APNAP order; None when its controller is not known."""
     if statement.source is not None:
         source = state.obj(statement.source.number)
-        controller = source_controller(state, source) if source is not None else None
+        if source is None or _controller_uncertain(state, source):
+            return None
+        controller = source_controller(state, source)
     elif statement.designation is not None and statement.designation.value == "initiative":
         controller = state.initiative
+    elif statement.designation is not None and statement.designation.value == "speed":
+        controller = state.turn.player  # it triggers during its controller's turn (702.179d)
     else:
         controller = state.monarch
     place = apnap_place(state, controller)
