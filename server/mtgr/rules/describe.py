@@ -59,11 +59,15 @@ def report_pending_losses(ctx: Context, rule: Rule, reason: str, what: str, cr: 
     statement = ctx.statement
     if statement is None or not state_based_actions_checked(ctx):
         return
-    if a_loss_may_be_stopped(ctx):
+    losing = [
+        player
+        for player in ctx.state.players
+        if not player.lost and player.loses is not None and player.loses[0] == reason
+    ]
+    if not losing or a_loss_may_be_stopped(ctx):
         return  # Platinum Angel: the player stays in the game (CR 101.2)
-    for player in ctx.state.players:
-        if player.lost or player.loses is None or player.loses[0] != reason:
-            continue
+    for player in losing:
+        assert player.loses is not None
         ctx.report(
             rule,
             f'"{player.name}" {what}, so loses the game when state-based actions are checked, '
