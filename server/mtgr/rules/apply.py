@@ -480,6 +480,7 @@ def _moved(
         phased_under=None,
         phased_indirectly=False,
         phase_in_due=False,
+        unresolved=None,
         last_moved=line,
         entered_moment=obj.entered_moment if stays else state.moment,
         damaged_moment=obj.damaged_moment if stays else None,
@@ -1676,6 +1677,8 @@ def _(statement: t.Leave, state: GameState, line: LineId) -> GameState:
     )
     if obj.adventure and verb == "resolve" and zone == "exile":  # on an adventure (715.3d)
         state = state.with_object(replace(state.objects[obj.number], adventure=True))
+    if verb != "resolve":
+        state = state.with_object(replace(state.objects[obj.number], unresolved=verb))
     state = _enter_in_combat(state, obj.number, statement.combat, tapped)
     if statement.attached is not None and zone == "battlefield":
         state = _attached(state, obj.number, statement.attached)  # an Aura spell (CR 608.3c)

@@ -185,6 +185,9 @@ class ObjectDetails:
     # who controlled it as it left the battlefield, until it moves again: an ability that
     # triggers on its leaving looks back at it, and is that player's (CR 603.10a, 603.3a)
     left_controller: str | None = None
+    # "countered" or "fizzle": how it last left the stack without resolving, until it moves
+    # again; none of its effects happened (CR 701.6a, 608.2b)
+    unresolved: str | None = None
 
 
 NO_DETAILS = ObjectDetails()
