@@ -23,7 +23,7 @@ def test_rule_is_complete(rule) -> None:
         assert "```mtgr" in rule.doc.section(heading), f"{rule.code}: {heading} needs an mtgr block"
     assert rule.decisions, f"{rule.code} names no decision item"
     for item in rule.decisions:
-        assert re.fullmatch(r"00[0-9]{2}\.[0-9]+", item), item
+        assert re.fullmatch(r"[0-9]{4}\.[0-9]+", item), item
     assert rule.checks or rule.end_checks or rule.code.startswith("S"), (
         f"{rule.code} checks nothing"
     )

@@ -1503,6 +1503,14 @@ def _(statement: t.Unlock, state: GameState, line: LineId) -> GameState:
 
 
 @_apply.register
+def _(statement: t.Hidden, state: GameState, line: LineId) -> GameState:
+    obj = state.obj(statement.subject.number)
+    if obj is None or obj.zone != "hand" or state.perspective in ("", obj.owner):
+        return state  # V707
+    return state.with_object(replace(obj, name=None))
+
+
+@_apply.register
 def _(statement: t.TurnFaceUp, state: GameState, line: LineId) -> GameState:
     obj = _named(
         _object(state, statement.subject.number, line, "battlefield", None), statement.name

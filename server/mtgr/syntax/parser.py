@@ -1353,6 +1353,11 @@ def _unlock(b: _Builder) -> t.Statement:
     return t.Unlock(**b.object_common(), door=b.text(b.one("door")))
 
 
+@_form("hidden_phrase")
+def _hidden(b: _Builder) -> t.Statement:
+    return t.Hidden(**b.object_common())
+
+
 @_form("turn_face_phrase")
 def _turn_face_up(b: _Builder) -> t.Statement:
     return t.TurnFaceUp(**b.object_common())

@@ -400,6 +400,12 @@ class Unlock(ObjectStatement):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Hidden(ObjectStatement):
+    """`#N hidden [by C]`: a known card in a hand becomes hidden again, mixed with cards the
+    perspective player did not see (decision 0100)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TurnFaceUp(ObjectStatement):
     """`turn face-up`: a face-down permanent is turned face up (decision 0028)."""
 
