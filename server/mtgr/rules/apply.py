@@ -167,8 +167,7 @@ def _triggers_put(state: GameState, statement: t.Statement) -> GameState:
 
 
 def _is_trigger(state: GameState, ref: t.ObjectRef) -> bool:
-    obj = state.obj(ref.number)
-    return obj is not None and obj.name is not None and obj.name.startswith("triggered ")
+    return _is_trigger_number(state, ref.number)
 
 
 def _split_second_left(state: GameState) -> GameState:
@@ -1818,14 +1817,21 @@ def _is_combat_damage(state: GameState, source: int) -> bool:
     the effect letting a blocked creature assign it as though it were not blocked, decision
     0073), but damage among the effects of a spell or ability resolving, or once one is on
     the stack, is not (decision 0012 item 3): a commander's trigger that deals damage after
-    combat damage adds nothing to its commander damage (CR 903.10a). Nor is the damage of a
-    mana ability, which resolves at once (CR 605.3b)."""
+    combat damage adds nothing to its commander damage (CR 903.10a). Triggered abilities
+    written as they trigger, between the lines of damage dealt at once, do not end it: no
+    player has had priority since (CR 510.2, 603.3). Nor is the damage of a mana ability,
+    which resolves at once (CR 605.3b)."""
     return (
         state.turn.step == "combat-damage"
         and state.resolving is None
-        and not state.stack
+        and all(_is_trigger_number(state, number) for number in state.stack)
         and state.mana_made_by != source
     )
+
+
+def _is_trigger_number(state: GameState, number: int) -> bool:
+    obj = state.obj(number)
+    return obj is not None and obj.name is not None and obj.name.startswith("triggered ")
 
 
 def _commander_damage(

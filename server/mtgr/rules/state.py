@@ -41,15 +41,25 @@ PRIORITY_LINES = (t.Cast, t.AbilityOf, t.Play, t.Leave, t.Turn, t.PhaseOrStep, t
 def after_priority(state: GameState, statement: t.Statement) -> bool:
     """A line that comes only after a player received priority, so after state-based actions
     were checked (decision 0024 item 1): not a triggered ability, which is written as it
-    triggers, nor a spell the resolving object casts, whose resolution goes on."""
+    triggers, nor what the resolving object does, whose resolution goes on: a spell it casts,
+    a land it plays, a spell it counters (Mana Leak; Dash Hopes's trigger countering Dash
+    Hopes after a player paid life for it)."""
     if not isinstance(statement, PRIORITY_LINES):
         return False
     if isinstance(statement, t.AbilityOf):
         return statement.verb.value == "activate"
-    if isinstance(statement, t.Cast) and state.resolving is not None and statement.cause:
+    if (
+        state.resolving is not None
+        and statement.cause is not None
+        and isinstance(statement, _DONE_IN_A_RESOLUTION)
+        and (not isinstance(statement, t.Leave) or statement.verb.value == "countered")
+    ):
         agent = statement.cause.agent
         return not (isinstance(agent, t.ObjectRef) and agent.number == state.resolving)
     return True
+
+
+_DONE_IN_A_RESOLUTION = (t.Cast, t.Play, t.Leave)
 
 
 def keyframe_entry(state: GameState, statement: t.Statement) -> bool:
