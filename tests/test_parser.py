@@ -71,6 +71,7 @@ FORMS: dict[str, tuple[str, type]] = {
     "snapshot_life_phrase": ('"Alice" life 14', t.SnapshotPlayer),
     "snapshot_library_phrase": ('"Alice" library 33', t.SnapshotPlayer),
     "snapshot_player_counters_phrase": ('"Bob" counters 2 poison', t.SnapshotPlayer),
+    "snapshot_commander_damage_phrase": ('"Alice" damage 14 from #1', t.SnapshotPlayer),
     "mtgr_header": ("mtgr 0.4", t.Header),
     "title_header": ('title "Modern league, round 2, game 1"', t.Header),
     "rules_header": ("rules 2026-09-25", t.Header),

@@ -2323,6 +2323,11 @@ def _(statement: t.SnapshotPlayer, state: GameState, line: LineId) -> GameState:
     player = state.player(name)
     assert player is not None
     value = statement.value.value
+    if statement.commander is not None:  # decision 0101: the damage dealt before a late start
+        commander = statement.commander.number
+        others = tuple(d for d in state.commander_damage if d[:2] != (name, commander))
+        dealt = ((name, commander, value),) if value else ()
+        return replace(state, commander_damage=(*others, *dealt))
     if field == "life":
         player = replace(player, life=value)
     elif field == "library":

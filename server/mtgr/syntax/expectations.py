@@ -98,6 +98,7 @@ DESCRIPTIONS: dict[str, str] = {
     "ability_source": "the source object #N",
     "original": "the object #N it copies",
     "drawn": "the drawn object's number such as #12",
+    "damage_commander": "the commander #N that dealt the damage",
     "match_winner": 'the match\'s winner in double quotes such as "Alice", or drawn',
     "score": "the games won, lost and drawn, such as 2-1 or 1-1-1",
     "sideboard_way": "in or out",

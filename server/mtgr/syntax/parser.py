@@ -376,6 +376,7 @@ _PART_RULES = frozenset(
         "new_controller",
         "snapshot_counters",
         "drawn",
+        "damage_commander",
         "searched_owner",
         "searched_zone",
         "die",
@@ -1520,6 +1521,15 @@ def _snapshot_player_counters(b: _Builder) -> t.Statement:
         **b.player_common(),
         value=b.integer(b.one("number")),
         counter=b.word(b.one("counter_kind")),
+    )
+
+
+@_form("snapshot_commander_damage_phrase")
+def _snapshot_commander_damage(b: _Builder) -> t.Statement:
+    return t.SnapshotPlayer(
+        **b.player_common(),
+        value=b.integer(b.one("number")),
+        commander=b.object_ref(b.one("damage_commander")),
     )
 
 

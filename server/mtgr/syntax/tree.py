@@ -493,10 +493,12 @@ class Sideboard(PlayerStatement):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SnapshotPlayer(PlayerStatement):
-    """A keyframe entry: `life N`, `library N` or `counters N KIND`."""
+    """A keyframe entry: `life N`, `library N`, `counters N KIND` or `damage N from #M`
+    (the combat damage commander M has dealt the player, decision 0101)."""
 
     value: Number
     counter: Word | None = None
+    commander: ObjectRef | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

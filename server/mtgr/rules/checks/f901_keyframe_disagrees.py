@@ -7,8 +7,10 @@ battlefield its owner (`owner "Q"`, written when it is not the controller) and w
 attached to (`attached #M`), the damage marked on it (`damage K`), phased out or not
 (`phased-out`), face down or not
 (`face-down`, on the battlefield and in exile), back face up or not (`back`), flipped or
-not (`flipped`), melded and with which card (`melded #M`), its position in a library, tapped or untapped, its counters; a player's life, library size
-or counters; who is the monarch or has the initiative or the city's blessing, and day or
+not (`flipped`), melded and with which card (`melded #M`), its position in a library,
+tapped or untapped, its counters; a player's life, library size or counters, and the
+combat damage a commander has dealt them where the keyframe lists it (`"P" damage K from
+#M`); who is the monarch or has the initiative or the city's blessing, and day or
 night (`"P" monarch`, `day`), the room of a player's venture marker (`"P" venture
 "Room"`), the Ring's temptations and Ring-bearer (`"P" ring-bearer #M tempted K`). At
 `end`, each object in a hand, on the battlefield, in a graveyard, in
@@ -62,6 +64,8 @@ end
 - Decision 0065 item 4: a keyframe entry shows a melded permanent with `melded #M`.
 - Decision 0086 items 1 and 2: a player who has left the game needs no entries; those given
   are compared.
+- Decision 0101 item 3: a keyframe's commander damage entry matches the rebuilt total; one
+  it leaves out is not compared.
 - CR 400.1: "A zone is a place where objects can be during a game."
 - CR 110.5: "A permanent's status is its physical state."
 """
@@ -101,6 +105,7 @@ RULE = define(
         "0065.4",
         "0086.1",
         "0086.2",
+        "0101.3",
     ),
     cr=("400.1", "110.5"),
     doc=__doc__,
@@ -350,7 +355,15 @@ def check_player(ctx: Context, statement: t.Statement) -> None:
         return
     value = statement.value.value
     field = statement.verb.value
-    if field == "life":
+    if statement.commander is not None:
+        commander = statement.commander.number
+        rebuilt = sum(
+            dealt
+            for who, source, dealt in state.commander_damage
+            if (who, source) == (player.name, commander)
+        )
+        what = f"combat damage from #{commander}"
+    elif field == "life":
         rebuilt: int | None = player.life
         what = "life"
     elif field == "library":

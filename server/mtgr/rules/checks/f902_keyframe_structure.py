@@ -7,7 +7,8 @@
   outside a keyframe;
 - any other statement inside a keyframe (a designation, `day` or `night`, a venture or a
   Ring-bearer without cause is an entry there);
-- a keyframe still open at the end of the file.
+- a keyframe still open at the end of the file;
+- a commander damage entry (`"P" damage K from #M`) whose #M is not a commander.
 
 ## Why
 A keyframe is a snapshot of the whole state between `keyframe` and `end`, made only of
@@ -38,6 +39,7 @@ end
 - Decision 0060 item 2: a designation, `day` or `night` without cause is a keyframe entry.
 - Decision 0063 item 4: a venture without cause is a keyframe entry.
 - Decision 0062 item 6: a Ring-bearer line without cause is a keyframe entry.
+- Decision 0101 item 2: a keyframe's commander damage entry names a commander.
 """
 
 from mtgr.rules.context import Context, Related
@@ -49,7 +51,7 @@ RULE = define(
     "F902",
     "Keyframe structure",
     severity=Severity.ERROR,
-    decisions=("0015.4", "0019.8", "0060.2", "0063.4", "0062.6"),
+    decisions=("0015.4", "0019.8", "0060.2", "0063.4", "0062.6", "0101.2"),
     doc=__doc__,
 )
 
@@ -80,6 +82,8 @@ def check_structure(ctx: Context, statement: t.Statement) -> None:
                 "a keyframe entry outside a keyframe: put it between `keyframe` and `end`, "
                 "or write the event that happened",
             )
+        elif isinstance(statement, t.SnapshotPlayer) and statement.commander is not None:
+            _commander_damage_source(ctx, statement.commander)
         return
     if opened is not None:
         _event_inside(ctx, opened)  # `incomplete`
@@ -94,6 +98,20 @@ def check_event(ctx: Context, statement: t.Statement) -> None:
     if isinstance(statement, _DESIGNATIONS) and statement.cause is None:
         return  # `"P" monarch`, `day`, `"P" venture "Room"`: entries (0060.2, 0063.4)
     _event_inside(ctx, opened)
+
+
+def _commander_damage_source(ctx: Context, commander: t.ObjectRef) -> None:
+    """`"P" damage K from #M` counts a commander's combat damage (decision 0101 item 2)."""
+    obj = ctx.state.obj(commander.number)
+    if obj is None or commander.number in ctx.state.commanders:
+        return  # O201
+    ctx.report(
+        RULE,
+        f"{obj.label()} is not a commander: a keyframe lists combat damage only from a "
+        "commander (introduce it with `new commander`)",
+        commander.span,
+        related=ctx.where(obj),
+    )
 
 
 def _event_inside(ctx: Context, opened: LineId) -> None:

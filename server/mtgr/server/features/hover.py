@@ -253,7 +253,11 @@ def state_hover(state: GameState, line: int) -> str:
 # ---- verbs and keywords: forms, decisions, CR quotations -------------------------------
 
 _RULE_IN_TEXT = re.compile(r"(?<![\d.])(\d{3}\.\d+[a-z]?)")
-_SNAPSHOT_PLAYER_KEYS = {"life": "snapshot_life_phrase", "library": "snapshot_library_phrase"}
+_SNAPSHOT_PLAYER_KEYS = {
+    "life": "snapshot_life_phrase",
+    "library": "snapshot_library_phrase",
+    "damage": "snapshot_commander_damage_phrase",
+}
 
 
 _JUDGE_FORMS = {
