@@ -1315,7 +1315,7 @@ def _(statement: t.Reveal, state: GameState, line: LineId) -> GameState:
     return _note_opening_action(state, statement)
 
 
-_FACE_DOWN_CAST_MODES = frozenset({"face-down", "morph", "disguise"})
+_FACE_DOWN_CAST_MODES = frozenset({"face-down", "morph", "megamorph", "disguise"})
 # cast modes whose spell, cast from a graveyard, is exiled instead of going anywhere else as
 # it leaves the stack
 _EXILED_FROM_STACK = frozenset({"flashback", "jump-start", "harmonize", "aftermath"})
