@@ -182,8 +182,10 @@ def is_event_after_end(state: GameState, statement: t.Statement) -> bool:
     Not events: `game N`, headers, markers, keyframe entries, the match result,
     sideboarding (which P509 places after the next `game N` line), a judge's lines,
     which are tournament events (decision 0033), and moves `by sba` straight after the
-    end, performed with the loss that ended the game. A `win` of the player left
-    is one: that player won without a line of their own (decision 0003 item 11)."""
+    end, performed with the loss that ended the game, and `identify`, what the perspective
+    player learns (the face-down cards every player sees as the game ends, CR 708.9). A
+    `win` of the player left is one: that player won without a line of their own (decision
+    0003 item 11)."""
     if state.stage is not Stage.OVER:
         return False
     quiet = (
@@ -194,6 +196,7 @@ def is_event_after_end(state: GameState, statement: t.Statement) -> bool:
         t.MatchResult,
         t.Sideboard,
         t.JudgeEvent,
+        t.Identify,
     )
     if isinstance(statement, (t.Designation, t.DayNight, t.Venture)):
         return not keyframe_entry(state, statement)  # entries of a keyframe (0060, 0063)

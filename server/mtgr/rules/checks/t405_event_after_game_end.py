@@ -3,8 +3,9 @@
 ## What it flags
 The first line after the end of a game (the last opponent conceded or lost, or a player
 won) that records something happening: a turn, a step, an object or player statement,
-a `win` for the player left. A `game N` line starts the next game of the match, and a
-keyframe may still show the final state. Only the first such line is reported: a
+a `win` for the player left. A `game N` line starts the next game of the match, a
+keyframe may still show the final state, and `identify` may name the face-down cards
+revealed as the game ends. Only the first such line is reported: a
 missing `game N` line would otherwise mark every line below it. Moves `by sba` straight
 after the loss that ended the game are not reported: state-based actions are performed as
 one event (CR 704.3). A `lose by sba` of the player left is, with a message that says how
@@ -37,6 +38,7 @@ game 2
 - CR 104.3a: "A player can concede the game at any time. A player who concedes leaves the game immediately. That player loses the game."
 - CR 104.4a: "If all the players remaining in a game lose simultaneously, the game is a draw."
 - CR 704.3: "then performs all applicable state-based actions simultaneously as a single event."
+- CR 708.9: "At the end of each game, all face-down permanents, face-down components of merged permanents, and face-down spells must be revealed to all players."
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ RULE = define(
     "Event after the game ended",
     severity=Severity.ERROR,
     decisions=("0003.8", "0003.10", "0003.11"),
-    cr=("104.1", "104.2a", "104.3a", "104.4a", "704.3"),
+    cr=("104.1", "104.2a", "104.3a", "104.4a", "704.3", "708.9"),
     doc=__doc__,
 )
 
