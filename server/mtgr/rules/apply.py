@@ -17,6 +17,7 @@ from mtgr.rules.state import (
     DAY_NIGHT_ENTRY,
     EMPTY_SET,
     GONE,
+    OWNED_ZONES,
     PRIORITY_LINES,
     STEP_ORDER,
     Casting,
@@ -74,6 +75,8 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
     if plan.names_subject:
         state = _subject_named(state, statement)
     state = plan.handler(statement, state, line)
+    if state.paid_to_enter is not None and kind is not t.Pay:
+        state = replace(state, paid_to_enter=None)  # only for the line straight after
     if plan.puts_trigger or state.triggers_put is not None or state.triggers_tainted:
         state = _triggers_put(state, statement)
     if plan.ends_split_second and state.split_second:
@@ -501,7 +504,7 @@ def _moved(
     if new_zone == "battlefield" and obj.zone != "battlefield":
         state = replace(state, last_entered=obj.number)
     if obj.zone == "battlefield" and not stays and state.control_changed:
-        state = _end_control(state, lambda e: e.until == "leaves" and e.source == obj.number)
+        state = _end_control(state, lambda e: e.until == "leaves" and e.source == obj.number, line)
     if not stays:
         state = _detach(state, obj.number)
         state = _end_effects_of(state, obj, left_battlefield=obj.zone == "battlefield")
@@ -704,9 +707,12 @@ def _remove_damage(state: GameState) -> GameState:
     return replace(state, watched=keep) if keep != state.watched else state
 
 
-def _end_control(state: GameState, ends: Callable[[ControlEffect], bool]) -> GameState:
+def _end_control(
+    state: GameState, ends: Callable[[ControlEffect], bool], line: LineId
+) -> GameState:
     """Control-changing effects that end give control back to whoever had it before
-    (decision 0021; CR 613.1b): a later effect still in force keeps control instead."""
+    (decision 0021; CR 613.1b): a later effect still in force keeps control instead. When
+    the player it would go back to has left the game, the permanent is exiled (CR 800.4c)."""
     if not state.control_changed:
         return state
     for number in sorted(state.control_changed):
@@ -731,6 +737,8 @@ def _end_control(state: GameState, ends: Callable[[ControlEffect], bool]) -> Gam
         if controller != obj.controller:
             updated = replace(_out_of_combat(updated), ring_bearer=False)  # CR 701.54a
         state = state.with_object(updated)
+        if controller is not None and obj.zone == "battlefield" and controller not in state.alive():
+            state = _moved(state, updated, "exile", line)
     return state
 
 
@@ -1082,7 +1090,7 @@ def _leave_game(state: GameState, name: str, line: LineId) -> GameState:
     state = replace(state, stack=stack)
     for number in gone:  # an Aura of theirs leaves what it enchants, and theirs lose theirs
         state = _detach(state, number)
-    state = _end_control(state, lambda effect: _gives_control_to(state, effect, name))
+    state = _end_control(state, lambda effect: _gives_control_to(state, effect, name), line)
     for obj in list(state.objects.values()):
         if obj.controller != name or obj.zone not in ("battlefield", "stack"):
             continue
@@ -1663,6 +1671,9 @@ def _(statement: t.Pay, state: GameState, line: LineId) -> GameState:
     for cost in statement.costs:
         if isinstance(cost, t.LifeCost) and player is not None:
             player = replace(player, life=player.life - cost.amount.value)
+    paid = state.obj(statement.subject.number)
+    if paid is not None and paid.zone in OWNED_ZONES | {"exile", "command"}:
+        state = replace(state, paid_to_enter=paid.number)
     return _may_lose(state.with_player(player), player, line) if player is not None else state
 
 
@@ -2096,6 +2107,7 @@ def _(statement: t.Turn, state: GameState, line: LineId) -> GameState:
             e.until in ("end-of-turn", "end-of-combat")
             or (e.until == "next-turn" and e.holder == player)
         ),
+        line,
     )
     objects = state.objects
     effects = tuple(e for e in state.effects if e.until not in ("end-of-turn", "end-of-combat"))
@@ -2188,10 +2200,10 @@ def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
             _end_combat(state),
             effects=tuple(e for e in state.effects if e.until != "end-of-combat"),
         )
-        state = _end_control(state, lambda e: e.until == "end-of-combat")
+        state = _end_control(state, lambda e: e.until == "end-of-combat", line)
     if step == "cleanup":
         state = replace(state, effects=tuple(e for e in state.effects if e.until != "end-of-turn"))
-        state = _end_control(state, lambda e: e.until == "end-of-turn")
+        state = _end_control(state, lambda e: e.until == "end-of-turn", line)
         state = _remove_damage(state)
     return state
 

@@ -43,11 +43,14 @@ def after_priority(state: GameState, statement: t.Statement) -> bool:
     were checked (decision 0024 item 1): not a triggered ability, which is written as it
     triggers, nor what the resolving object does, whose resolution goes on: a spell it casts,
     a land it plays, a spell it counters (Mana Leak; Dash Hopes's trigger countering Dash
-    Hopes after a player paid life for it)."""
+    Hopes after a player paid life for it), nor the play or move of a permanent whose cost
+    of entering the line before paid (a shock land's 2 life)."""
     if not isinstance(statement, PRIORITY_LINES):
         return False
     if isinstance(statement, t.AbilityOf):
         return statement.verb.value == "activate"
+    if state.paid_to_enter is not None and isinstance(statement, (t.Play, t.Leave, t.Move)):
+        return statement.subject.number != state.paid_to_enter  # within the play (CR 117.3c)
     if (
         state.resolving is not None
         and statement.cause is not None
@@ -629,6 +632,9 @@ class GameState:
     opening_actions_by: tuple[str, ...] = ()  # players who took opening hand actions
     # the object whose move onto the battlefield, or turning face up, was the last line
     last_entered: int | None = None
+    # the object not on the stack that the last line paid for: a cost of how it enters
+    # (a shock land's life, decision 0017 item 6), paid within the line that puts it there
+    paid_to_enter: int | None = None
     ended_line: LineId | None = None
     declarations_done: bool = False
     # which step an event is in: the last turn, phase or step line (-1 before the first; a
