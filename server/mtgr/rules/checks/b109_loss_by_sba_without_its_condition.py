@@ -3,14 +3,17 @@
 ## What it flags
 `"P" lose by sba` while P has more than 0 life, fewer than ten poison counters, has not
 tried to draw from an empty library since state-based actions were last checked, and
-has not been dealt 21 combat damage by one commander. Quiet in a gap or a keyframe, and
-while the size of P's library is not known (a draw from it may have found it empty).
+has not been dealt 21 combat damage by one commander; and `game drawn by sba` while a
+player still in the game has none of these reasons to lose. Quiet in a gap or a keyframe,
+and while the size of the player's library is not known (a draw from it may have found it
+empty).
 
 ## Why
 A player loses the game as a state-based action only for one of these reasons (CR
 704.5a, 704.5b, 704.5c, and 704.6c in Commander). A loss for another reason is a
 concession, an effect that says the player loses (written `by #N`), or a judge's game
-loss (`judge penalty`, decision 0033 item 3). A `lose by sba` the life totals and counters
+loss (`judge penalty`, decision 0033 item 3). A game is drawn by state-based actions only
+when every player left in it loses at once (CR 104.4a). A `lose by sba` the life totals and counters
 of the lines do not explain means a life or counter line is missing or wrong, or the loss
 had another cause.
 
@@ -34,6 +37,8 @@ had another cause.
 - CR 704.5b: "If a player attempted to draw a card from a library with no cards in it since the last time state-based actions were checked, that player loses the game."
 - CR 704.5c: "If a player has ten or more poison counters, that player loses the game."
 - CR 704.6c: "In a Commander game, a player who's been dealt 21 or more combat damage by the same commander over the course of the game loses the game."
+- Decision 0030 item 5: `game drawn by sba` when all the players remaining lose at the same time.
+- CR 104.4a: "If all the players remaining in a game lose simultaneously, the game is a draw."
 """
 
 from __future__ import annotations
@@ -47,8 +52,8 @@ RULE = define(
     "B109",
     "Loss by a state-based action the lines do not show",
     severity=Severity.ERROR,
-    decisions=("0024.1", "0033.3"),
-    cr=("704.5a", "704.5b", "704.5c", "704.6c"),
+    decisions=("0024.1", "0033.3", "0030.5"),
+    cr=("704.5a", "704.5b", "704.5c", "704.6c", "104.4a"),
     doc=__doc__,
 )
 
@@ -76,6 +81,27 @@ def check(ctx: Context, statement: t.Statement) -> None:
         "damage from one commander (CR 704.5a to 704.5c, 704.6c); write the life or counter "
         "line that brought them there, or the loss's real cause (`concede`, `lose by #N`, "
         "`judge penalty`)",
+        cause.agent.span,
+    )
+
+
+@RULE.on(t.GameDrawn, stages=(Stage.PLAYING,), outside_gaps_and_keyframes=True)
+def check_draw(ctx: Context, statement: t.Statement) -> None:
+    cause = statement.cause
+    if cause is None or not isinstance(cause.agent, t.Sba):
+        return
+    state = ctx.state
+    staying = [p for p in state.players if not p.lost and not _may_lose(state, p)]
+    if not staying:
+        return
+    names = " and ".join(f'"{p.name}"' for p in staying)
+    ctx.report(
+        RULE,
+        f"{names} {'has' if len(staying) == 1 else 'have'} no reason on the lines to lose "
+        "(0 or less life, ten poison counters, a draw from an empty library, 21 combat damage "
+        "from one commander): a game is drawn by state-based actions only when every player "
+        "left loses at once (CR 104.4a); write the lines that brought them there, or the "
+        "draw's real cause (`game drawn` for an agreed draw, `by #N` for an effect)",
         cause.agent.span,
     )
 
