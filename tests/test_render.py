@@ -329,3 +329,43 @@ def test_designations_and_card_halves_reach_the_board() -> None:
     permanents = {c.number: c for row in alice.battlefield for c in row.cards}
     assert "melded with #22" in permanents[21].marks
     assert 22 not in permanents
+
+
+BADGES_RECORD = """mtgr 0.4
+player "Alice" deck 40
+player "Bob" deck 40
+perspective all
+
+incomplete
+turn 5 "Alice"
+phase main
+#1 new card "Hystrodon" battlefield "Alice" face-down
+#2 new card "Pacifism" battlefield "Alice" attached #3
+#3 new card "Grizzly Bears" battlefield "Bob"
+#4 new card "Llanowar Elves" battlefield "Bob"
+keyframe
+#1 battlefield "Alice" face-down
+#2 battlefield "Alice" attached #3
+#3 battlefield "Bob"
+#4 battlefield "Bob"
+end
+phase combat
+step declare-attackers
+#1 attack "Bob"
+step declare-blockers
+#4 block #1
+"""
+
+
+def test_faces_attachments_and_blocks_are_badges() -> None:
+    """A face-down permanent is a 2/2 creature (CR 708.2a) and says so; an Aura names what
+    it enchants, a blocker what it blocks."""
+    record = Record.check(BADGES_RECORD)
+    board = record.board(len(BADGES_RECORD.splitlines()))
+    alice, bob = board.player("Alice"), board.player("Bob")
+    assert alice is not None and bob is not None
+    rows = {row.name: {c.number: c for c in row.cards} for row in alice.battlefield}
+    assert "face down" in rows["creatures"][1].marks
+    assert "attached to #3 Grizzly Bears" in rows["other permanents"][2].marks
+    blockers = {c.number: c for row in bob.battlefield for c in row.cards}
+    assert "blocking #1 Hystrodon" in blockers[4].marks

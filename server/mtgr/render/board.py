@@ -200,8 +200,21 @@ class _Viewer:
             marks.append(f"copy of {self.reference(obj.source)}" if obj.source else "copy")
         if obj.attacking:
             marks.append("attacking")
+        if obj.blocking:
+            marks.append("blocking " + ", ".join(self.reference(n) for n in obj.blocking))
         if obj.controller and obj.owner and obj.controller != obj.owner:
             marks.append(f"owned by {obj.owner}")
+        # faces, attachments and phasing (decisions 0023, 0025, 0028, 0029, 0099)
+        if obj.face_down:
+            marks.append("face down")
+        if obj.back_face:
+            marks.append("back face up")
+        if obj.attached_to is not None:
+            marks.append(f"attached to {self.reference(obj.attached_to)}")
+        if obj.phased_out:
+            marks.append("phased out")
+        if obj.unlocked:
+            marks.append("unlocked: " + ", ".join(obj.unlocked))
         # split, adventurer, flip and meld cards, the Ring-bearer (decisions 0062 to 0065)
         if obj.half is not None:
             marks.append(f"as {obj.half}")
@@ -216,6 +229,8 @@ class _Viewer:
         return tuple(marks)
 
     def _row(self, obj: GameObject) -> str:
+        if obj.face_down:
+            return "creatures"  # a 2/2 creature (CR 708.2a)
         role = self.facts.role_at(obj.number, self.index)
         if role == LAND:
             return "lands"
