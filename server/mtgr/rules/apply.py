@@ -875,8 +875,13 @@ def _(statement: t.PlayerDeclaration, state: GameState, line: LineId) -> GameSta
         statement.player.name, life=state.starting_life(), deck=deck, library=Library(size=deck)
     )
     if existing is not None:
-        return state.with_player(player)
-    return replace(state, players=(*state.players, player))
+        state = state.with_player(player)
+    else:
+        state = replace(state, players=(*state.players, player))
+    if state.variant == "brawl":  # 25 life between two players, 30 among more (903.12f)
+        life = state.starting_life()
+        state = replace(state, players=tuple(replace(p, life=life) for p in state.players))
+    return state
 
 
 @_apply.register
@@ -1851,7 +1856,8 @@ def _is_trigger_number(state: GameState, number: int) -> bool:
 def _commander_damage(
     state: GameState, player: str, commander: int, amount: int, line: LineId, span: t.Span
 ) -> GameState:
-    """Adds combat damage from a commander; at 21 the player must lose next (CR 704.6c)."""
+    """Adds combat damage from a commander; at 21 the player must lose next (CR 704.6c), but
+    not in Brawl (CR 903.12h)."""
     total = amount
     damage = []
     for who, source, dealt in state.commander_damage:
@@ -1863,7 +1869,7 @@ def _commander_damage(
     due = any(who == player for who, *_ in state.commander_losses)
     if player not in state.alive():
         return state
-    if total >= 21 and total - amount < 21 and not due:
+    if total >= 21 and total - amount < 21 and not due and state.variant != "brawl":
         loss = (player, commander, line, span)
         state = replace(state, commander_losses=(*state.commander_losses, loss))
     return state

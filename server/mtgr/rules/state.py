@@ -660,7 +660,7 @@ class GameState:
     # make every later state differ, and the walk could not stop re-checking early.
     result: str | None = None
     # the Commander variant (decision 0031)
-    variant: str | None = None  # "commander", or None for a normal game
+    variant: str | None = None  # "commander", "brawl" (decision 0104), or None for a normal game
     commanders: tuple[int, ...] = ()  # the numbers of this game's commanders
     commander_casts: tuple[
         tuple[int, str, int], ...
@@ -724,8 +724,20 @@ class GameState:
         return None
 
     def starting_life(self) -> int:
-        """40 in a Commander game (CR 903.7), 20 otherwise (CR 103.4)."""
+        """40 in a Commander game (CR 903.7); in Brawl 25 between two players and 30 among
+        more (CR 903.12f); 20 otherwise (CR 103.4)."""
+        if self.variant == "brawl":
+            return 30 if len(self.players) > 2 else 25
         return 40 if self.variant == "commander" else 20
+
+    def commander_variant(self) -> bool:
+        """Commanders, their tax and the command zone: Commander and its Brawl option."""
+        return self.variant in ("commander", "brawl")
+
+    def free_mulligan(self) -> bool:
+        """The first mulligan is free in a multiplayer game and in any Brawl game (CR
+        103.5c)."""
+        return len(self.players) > 2 or self.variant == "brawl"
 
     def commander_cast_count(self, commander: int, caster: str | None) -> int:
         """How often `caster` cast this commander from the command zone this game (903.8)."""
@@ -761,7 +773,7 @@ class GameState:
         Reliquary Tower and Thought Vessel are common."""
         return (
             self.hand_size_effect()
-            or self.variant == "commander"
+            or self.commander_variant()
             or any(o.kind is ObjectKind.EMBLEM for o in self.objects.values())
         )
 

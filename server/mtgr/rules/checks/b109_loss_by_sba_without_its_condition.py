@@ -114,8 +114,11 @@ def _may_lose(state: GameState, player: PlayerState) -> bool:
         or player.loses is not None
         or player.library.size is None
         or player.library.size == 0
-        or any(
-            who == player.name and damage >= COMMANDER_DAMAGE
-            for who, _commander, damage in state.commander_damage
+        or (
+            state.variant != "brawl"  # CR 903.12h
+            and any(
+                who == player.name and damage >= COMMANDER_DAMAGE
+                for who, _commander, damage in state.commander_damage
+            )
         )
     )

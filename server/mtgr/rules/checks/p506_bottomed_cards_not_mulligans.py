@@ -58,7 +58,7 @@ RULE = define(
 
 def owed_to_bottom(state: GameState, player: PlayerState) -> int:
     """The cards a player puts on the bottom for the mulligans taken (CR 103.5, 103.5c)."""
-    free = 1 if len(state.players) > 2 else 0
+    free = 1 if state.free_mulligan() else 0
     return max(0, player.mulligans - free)
 
 

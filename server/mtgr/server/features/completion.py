@@ -336,6 +336,7 @@ def _after_keyword(out: Offers, state: GameState, keyword: str, rest: list[str])
         _after_judge(out, state, rest)
     elif keyword == "variant" and not rest:
         out.keywords(["commander"], "the Commander variant")
+        out.keywords(["brawl"], "the Brawl option of the Commander variant")
     elif keyword == "match" and not rest:
         out.players(state.player_names(), "won the match")
         out.keywords(["drawn"], "a drawn match")
