@@ -219,7 +219,7 @@ async def test_sideboard_offers_in_out_deck_then_card_names(client: LanguageClie
 
 
 async def test_commander_words_and_the_tax_due(client: LanguageClient) -> None:
-    assert labels(await complete_at(client, 0, "variant ")) == ["commander"]
+    assert labels(await complete_at(client, 0, "variant ")) == ["commander", "brawl"]
     assert "commander" in labels(await complete_at(client, len(LINES), "#90 new "))
     cast_once = (
         '#90 new commander "Tymna the Weaver" command "Alice"',
