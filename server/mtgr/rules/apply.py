@@ -1689,12 +1689,16 @@ def _(statement: t.Leave, state: GameState, line: LineId) -> GameState:
     verb = statement.verb.value
     position = statement.destination.position if statement.destination else None
     tapped = statement.tapped is not None
+    # a spell countered onto the battlefield under its counterer's control (Desertion), or
+    # one that resolves under another player's (CR 110.2)
+    named = statement.destination.player if statement.destination else None
+    controller = named.name if named is not None and zone == "battlefield" else obj.controller
     state = _moved(
         state,
         obj,
         zone,
         line,
-        controller=obj.controller,
+        controller=controller,
         tapped=tapped,
         position=position,
         face_down=obj.face_down and zone == "battlefield",
@@ -1703,7 +1707,7 @@ def _(statement: t.Leave, state: GameState, line: LineId) -> GameState:
     )
     if obj.adventure and verb == "resolve" and zone == "exile":  # on an adventure (715.3d)
         state = state.with_object(replace(state.objects[obj.number], adventure=True))
-    if verb != "resolve":
+    if verb != "resolve" and zone != "battlefield":  # a permanent is a new object (400.7)
         state = state.with_object(replace(state.objects[obj.number], unresolved=verb))
     state = _enter_in_combat(state, obj.number, statement.combat, tapped)
     if statement.attached is not None and zone == "battlefield":
