@@ -6,7 +6,8 @@
 - `cast` or `play` of an object that is not in the zone given after `from` (hand when
   none is given);
 - `resolve`, `fizzle`, `countered` or `target` for an object that is not on the stack;
-- `tap`, `untap`, `attack`, `block` or `control` for an object not on the battlefield;
+- `tap`, `untap`, `attack` or `block` for an object not on the battlefield, and `control`
+  for one neither on the battlefield nor on the stack (decision 0105);
 - `counters` on a card in a library or a hand;
 - `reveal` of an object that is not in a hand or a library, nor face down (a face-down
   permanent or exiled card is revealed where it is: CR 708.12);
@@ -39,6 +40,7 @@ hidden zone, or a face-down card where it is (CR 701.20b, 708.12).
   object is.
 - Decision 0011 items 4 and 6: targets are given for the spell or ability on the stack; the object
   on top of the stack resolves.
+- Decision 0105 item 1: `control` stands for a spell on the stack too.
 - CR 400.7: "An object that moves from one zone to another becomes a new object with no memory of, or relation to, its previous existence."
 - CR 601.2a: "To propose the casting of a spell, a player first moves that card (or that copy of a card) from where it is to the stack."
 - CR 608.1: "Each time all players pass in succession, the spell or ability on top of the stack resolves."
@@ -59,7 +61,7 @@ RULE = define(
     "O203",
     "Object not where the line says",
     severity=Severity.ERROR,
-    decisions=("0007.1", "0006.3", "0011.4", "0011.6"),
+    decisions=("0007.1", "0006.3", "0011.4", "0011.6", "0105.1"),
     cr=("400.7", "601.2a", "608.1", "701.26a", "110.1", "701.20b", "120.1", "708.12"),
     doc=__doc__,
 )
@@ -82,7 +84,7 @@ _WHY = {
     "untap": "only a permanent can be untapped",
     "attack": "only a creature on the battlefield attacks",
     "block": "only a creature on the battlefield blocks",
-    "control": "control changes are for permanents",
+    "control": "control changes are for permanents and spells (decision 0105)",
 }
 
 
@@ -115,7 +117,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
         return
     wanted = _ZONE_NEEDED.get(kind)
     if wanted is not None:
-        if obj.zone != wanted:
+        if obj.zone != wanted and not (kind is t.Control and obj.zone == "stack"):
             where = f"on the {wanted}"
             verb = statement.verb
             _report(ctx, obj, where, verb.span, _WHY[verb.value])
