@@ -354,3 +354,11 @@ async def test_transform_and_back_are_offered(client: LanguageClient) -> None:
     assert {"transform", "convert"} <= set(labels(await complete_at(client, AFTER_CAST, "#9 ")))
     assert "back" in labels(await complete_at(client, AFTER_CAST, "#10 cast "))
     assert "back" in labels(await complete_at(client, AFTER_CAST, "#10 play "))
+
+
+async def test_a_known_card_in_another_players_hand_offers_hidden(client: LanguageClient) -> None:
+    """Decision 0100: only a card the perspective player knows in another player's hand."""
+    shown = ['#2 identify "Brainstorm" by #1']
+    assert "hidden" in labels(await complete_at(client, len(LINES), "#2 ", before=tuple(shown)))
+    assert "hidden" not in labels(await complete_at(client, len(LINES), "#3 "))  # unseen
+    assert "hidden" not in labels(await complete_at(client, len(LINES), "#10 "))  # Alice's own

@@ -27,7 +27,17 @@ _WORD = re.compile(r'"(?:[^"\\]|\\.)*"?|\S+')
 
 # Verbs that make sense for an object, by where it is (the verb tables of the notes).
 VERBS_BY_ZONE: dict[str, tuple[str, ...]] = {
-    "stack": ("resolve", "target", "choose", "pay", "fizzle", "countered", "move", "effect"),
+    "stack": (
+        "resolve",
+        "target",
+        "choose",
+        "pay",
+        "fizzle",
+        "countered",
+        "move",
+        "effect",
+        "control",
+    ),
     "hand": ("cast", "play", "move", "reveal", "identify", "choose", "effect"),
     "battlefield": (
         "tap",
@@ -50,6 +60,8 @@ VERBS_BY_ZONE: dict[str, tuple[str, ...]] = {
         "stays",
         "leaves",
         "flip",
+        "unlock",
+        "lock",
     ),
     "graveyard": ("move", "cast", "play", "identify", "reveal", "effect"),
     "exile": ("move", "cast", "play", "identify", "reveal", "effect", "meld"),
@@ -552,7 +564,10 @@ def object_verbs(state: GameState, obj: GameObject | None) -> tuple[str, ...]:
         return ()
     if obj.phased_out:
         return ("phase",)  # treated as though it does not exist (decision 0025)
-    return VERBS_BY_ZONE.get(obj.zone, ("move",))
+    verbs = VERBS_BY_ZONE.get(obj.zone, ("move",))
+    if obj.zone == "hand" and not obj.hidden and state.perspective not in (None, "", obj.owner):
+        verbs = (*verbs, "hidden")  # another player's known card, mixed with unseen ones (0100)
+    return verbs
 
 
 def _after_move(out: Offers, state: GameState, obj: GameObject | None, parts: list[str]) -> None:
