@@ -2266,7 +2266,10 @@ def _settle_gap(state: GameState, line: LineId) -> GameState:
         bottom = _trim(tuple(n if n in seen else None for n in player.library.bottom))
         listed = (player.name, "library") in state.keyframe_players
         size = player.library.size if listed else None
-        players.append(replace(player, library=Library(size, top, bottom)))
+        # a land play, or a loss owed, that a backup undid: the keyframe gives neither
+        players.append(
+            replace(player, library=Library(size, top, bottom), lands_played=0, loses=None)
+        )
     listed = state.keyframe_players
     for i, player in enumerate(players):  # designations the keyframe leaves out (0060)
         blessed = (player.name, "citys-blessing") in listed
@@ -2277,8 +2280,20 @@ def _settle_gap(state: GameState, line: LineId) -> GameState:
         if player.ring_tempted and (player.name, "ring-bearer") not in listed:
             players[i] = replace(player, ring_tempted=0, ring_bearer=None)  # decision 0062.6
     monarch, initiative = state.monarch, state.initiative
+    # what this turn did before the gap that a keyframe cannot give (a backup undid it): the
+    # loyalty abilities activated, the combat damage dealt, the draw step's draw
+    turn = replace(
+        state.turn,
+        loyalty_used=EMPTY_SET,
+        struck_first=EMPTY_SET,
+        combat_damage=(),
+        turn_draw_done=False,
+    )
     return replace(
         state,
+        turn=turn,
+        sba_due=False,
+        commander_losses=(),
         monarch=monarch if (monarch or "", "monarch") in listed else None,
         initiative=initiative if (initiative or "", "initiative") in listed else None,
         day_night=state.day_night if DAY_NIGHT_ENTRY in listed else None,
@@ -2315,6 +2330,14 @@ def _(statement: t.SnapshotObject, state: GameState, line: LineId) -> GameState:
         tapped=statement.tapped is not None,
         counters=counters,
         damage=statement.damage.value if statement.damage and zone == "battlefield" else 0,
+        # what the entry cannot say is not kept from before the gap: a backup undid it
+        # (decision 0033 item 6), and a keyframe records no blocks (decision 0015)
+        blocking=(),
+        blocked=False,
+        deathtouch=None,
+        loyalty_gone=None,
+        weakened=False,
+        kept_by_legend=None,
     )
     if obj.zone != zone:
         updated = replace(updated, entered_moment=state.moment)

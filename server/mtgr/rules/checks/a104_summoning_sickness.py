@@ -1,8 +1,9 @@
-"""A creature attacks in the turn it entered the battlefield, without haste.
+"""A creature attacks, or taps for its own ability, in the turn it entered, without haste.
 
 ## What it flags
 An `attack` line for a creature card that the lines show entering the battlefield in this
-same turn, when its card has no haste and nothing the lines show could give it haste (its
+same turn, and a `tap` line whose cause is the creature itself (the {T} cost of its own
+ability, a mana ability too: Llanowar Elves cast this turn), when its card has no haste and nothing the lines show could give it haste (its
 own text, as with dash; a lasting effect; a permanent whose text mentions haste). Silent
 without a card index, for tokens, for objects whose arrival the lines do not show (a
 keyframe, a recording that starts late), and after a change of control (the spells that
@@ -14,8 +15,9 @@ in graveyards whose text works there (Anger); a permanent the index does not kno
 may say anything, and keeps the rule silent.
 
 ## Why
-A creature can attack only if it has been under its controller's control continuously
-since their most recent turn began, unless it has haste (CR 302.6, 508.1a, 702.10b).
+A creature can attack, and activate an ability with the tap symbol in its cost, only if it
+has been under its controller's control continuously since their most recent turn began,
+unless it has haste (CR 302.6, 508.1a, 702.10b).
 
 ## Example
 ```mtgr
@@ -44,6 +46,8 @@ step declare-attackers
 - CR 302.6: "A creature can't attack unless it has been under its controller's control continuously since their most recent turn began."
 - CR 508.1a: "each one must either have haste or have been controlled by the active player continuously since the turn began."
 - CR 702.10b: "If a creature has haste, it can attack even if it hasn't been controlled by its controller continuously since their most recent turn began."
+- CR 302.6: "A creature's activated ability with the tap symbol or the untap symbol in its activation cost can't be activated unless the creature has been under its controller's control continuously since their most recent turn began."
+- CR 702.10c: "If a creature has haste, its controller can activate its activated abilities whose cost includes the tap symbol or the untap symbol even if that creature hasn't been controlled by that player continuously since their most recent turn began."
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ from __future__ import annotations
 from mtgr.rules.card_facts import could_be_given
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
+from mtgr.rules.state import GameObject
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -58,7 +63,7 @@ RULE = define(
     "Attack by a creature with summoning sickness",
     severity=Severity.ERROR,
     decisions=("0012.1", "0050.3"),
-    cr=("302.6", "508.1a", "702.10b"),
+    cr=("302.6", "508.1a", "702.10b", "702.10c"),
     doc=__doc__,
 )
 
@@ -66,16 +71,8 @@ RULE = define(
 @RULE.on(t.Attack)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Attack)
-    state = ctx.state
-    obj = state.obj(statement.subject.number)
-    if obj is None or obj.zone != "battlefield" or obj.controlled_since is None:
-        return
-    if obj.controlled_since != state.turn.line:
-        return
-    card = ctx.card(obj, statement.name)
-    if card is None or not card.any_face_has_type("Creature") or card.has_keyword("Haste"):
-        return
-    if could_be_given(ctx, obj, ("haste",)):
+    obj = ctx.state.obj(statement.subject.number)
+    if obj is None or not _summoning_sick(ctx, obj, statement.name):
         return
     ctx.report(
         RULE,
@@ -84,3 +81,40 @@ def check(ctx: Context, statement: t.Statement) -> None:
         statement.verb.span,
         related=ctx.where(obj),
     )
+
+
+@RULE.on(t.TapChange)
+def check_tap(ctx: Context, statement: t.Statement) -> None:
+    """`#N tap by #N`: the {T} in the cost of the creature's own ability (CR 302.6)."""
+    assert isinstance(statement, t.TapChange)
+    cause = statement.cause
+    number = statement.subject.number
+    if statement.verb.value != "tap" or cause is None:
+        return
+    agent = cause.agent
+    if not isinstance(agent, t.ObjectRef) or agent.number != number:
+        return
+    obj = ctx.state.obj(number)
+    if obj is None or obj.tapped or not _summoning_sick(ctx, obj, statement.name):
+        return  # D804 reports a tapped one
+    ctx.report(
+        RULE,
+        f"{obj.label()} entered the battlefield this turn and has no haste, so an ability "
+        "with the tap symbol in its cost, a mana ability too, cannot be activated yet "
+        "(CR 302.6)",
+        agent.span,
+        related=ctx.where(obj),
+    )
+
+
+def _summoning_sick(ctx: Context, obj: GameObject, name: t.Text | None) -> bool:
+    """A creature card the lines show entering this turn, with no haste it could have."""
+    state = ctx.state
+    if obj.zone != "battlefield" or obj.controlled_since is None:
+        return False
+    if obj.controlled_since != state.turn.line:
+        return False
+    card = ctx.card(obj, name)
+    if card is None or not card.any_face_has_type("Creature") or card.has_keyword("Haste"):
+        return False
+    return not could_be_given(ctx, obj, ("haste",))
