@@ -1997,12 +1997,15 @@ def _(statement: t.Control, state: GameState, line: LineId) -> GameState:
     controller = statement.controller.name
     effects = obj.control_effects
     source = _cause_object(statement)
+    previous = obj.controller
+    if controller == previous and not obj.control_given and not effects:
+        previous = obj.owner  # the duration of a control change in force at a keyframe (D821)
     if statement.until is not None and source is not None:
         effect = ControlEffect(
             statement.until.value,
             _lasting_source(state, source),
             _controller_of(state, source),
-            obj.controller,
+            previous,
             line,
         )
         effects = (*effects, effect)
