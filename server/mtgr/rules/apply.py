@@ -730,7 +730,11 @@ def _end_control(
                 if i == len(effects) - 1:
                     controller = effect.previous
                 else:
-                    effects[i + 1] = replace(effects[i + 1], previous=effect.previous)
+                    effects[i + 1] = replace(
+                        effects[i + 1],
+                        previous=effect.previous,
+                        previous_given=effect.previous_given,
+                    )
                 del effects[i]
             i -= 1
         updated = replace(obj, control_effects=tuple(effects), controller=controller)
@@ -1087,6 +1091,11 @@ def _leave_game(state: GameState, name: str, line: LineId) -> GameState:
                 obj,
                 zone=GONE,
                 controller=None,
+                # a creature of theirs another player controlled, dying in the state-based
+                # actions in which they lose: its dies trigger is that player's (603.3a)
+                left_controller=obj.controller
+                if obj.zone == "battlefield"
+                else obj.left_controller,
                 last_moved=line,
                 gone_by=f"taken out of the game as {name} left it (CR 800.4a)",
             )
@@ -1097,15 +1106,21 @@ def _leave_game(state: GameState, name: str, line: LineId) -> GameState:
         state = _detach(state, number)
     state = _end_control(state, lambda effect: _gives_control_to(state, effect, name), line)
     for obj in list(state.objects.values()):
+        effects = obj.control_effects
+        if effects and effects[0].previous == name and effects[0].previous_given:
+            # beneath a timed control change, a `control` line without a duration gave them
+            # control (Control Magic under Act of Treason): control goes back from there to
+            # the player who had it before the lines changed it (decision 0096)
+            back = _given_back(state, obj, name)
+            effects = (replace(effects[0], previous=back, previous_given=False), *effects[1:])
+            state = state.with_object(replace(obj, control_effects=effects))
         if obj.controller != name or obj.zone not in ("battlefield", "stack"):
             continue
         if obj.zone == "battlefield" and (obj.control_given or obj.controlled_since is None):
             # a `control` line without a duration, or a permanent whose arrival the lines do
             # not show: control most likely came from an effect, and goes back to the player
             # who had it before the lines changed it (CR 110.2), or else the owner
-            back = obj.control_taken_from
-            if back is None or back == name or back not in state.alive():
-                back = obj.owner
+            back = _given_back(state, obj, name)
             state = state.with_object(replace(_out_of_combat(obj), controller=back))
         else:
             state = _moved(state, obj, "exile", line)
@@ -1116,6 +1131,15 @@ def _leave_game(state: GameState, name: str, line: LineId) -> GameState:
         if state.initiative == name:
             state = replace(state, initiative=heir)
     return state
+
+
+def _given_back(state: GameState, obj: GameObject, leaving: str) -> str | None:
+    """Who gets control of a permanent back as the player an untimed effect gave it to
+    leaves: the player who had it before the lines changed it, or else its owner."""
+    back = obj.control_taken_from
+    if back is None or back == leaving or back not in state.alive():
+        back = obj.owner
+    return back
 
 
 def _gives_control_to(state: GameState, effect: ControlEffect, name: str) -> bool:
@@ -2000,6 +2024,15 @@ def _(statement: t.Control, state: GameState, line: LineId) -> GameState:
     previous = obj.controller
     if controller == previous and not obj.control_given and not effects:
         previous = obj.owner  # the duration of a control change in force at a keyframe (D821)
+    if statement.until is None and effects:
+        if source is None:
+            # beneath the timed changes in force, an untimed effect ended (Control Magic
+            # destroyed under Act of Treason): control goes to P when they end (0021.3)
+            effects = (replace(effects[0], previous=controller, previous_given=False), *effects[1:])
+            return state.with_object(replace(obj, control_effects=effects))
+        # a later untimed effect (Control Magic on a creature taken with Act of Treason)
+        # overrides the earlier timed ones for good (CR 613.7: timestamp order)
+        effects = ()
     if statement.until is not None and source is not None:
         effect = ControlEffect(
             statement.until.value,
@@ -2007,6 +2040,10 @@ def _(statement: t.Control, state: GameState, line: LineId) -> GameState:
             _controller_of(state, source),
             previous,
             line,
+            # control came from an untimed `control` line, not back by default
+            previous_given=obj.control_given
+            and not effects
+            and obj.controller != obj.control_taken_from,
         )
         effects = (*effects, effect)
         state = replace(state, control_changed=state.control_changed | {obj.number})

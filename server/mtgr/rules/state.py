@@ -116,6 +116,10 @@ class ControlEffect:
     holder: str | None  # the source's controller: "until your next turn" is theirs
     previous: str | None
     line: LineId
+    # `previous` had control by a `control` line without a duration (Control Magic), not by
+    # default: it loses it as they leave the game (CR 800.4a), where a default controller
+    # leaving exiles the permanent as the change ends (CR 800.4c)
+    previous_given: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,9 @@ it back by itself (decision 0021 item 3), or a control line that is missing earl
 a line with `until` for a permanent its owner does not control and no `control` line has
 changed: it gives the duration of a control change in force where a keyframe resumed the
 record (Act of Treason cast before the gap), and control goes to the owner when it ends.
+Nor a line without `until` while a timed control change is in force: it says who controls
+the permanent when that change ends (Control Magic cast on a creature taken with Act of
+Treason, or destroyed while Act of Treason lasts).
 
 ## Why
 A control-changing effect that gives control to the player who has it changes nothing
@@ -62,6 +65,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
         return  # O201, O203, O204
     if obj.controller != statement.controller.name or _duration_of_control_in_force(obj, statement):
         return
+    if statement.until is None and obj.control_effects:
+        return  # beneath a timed change in force: who controls it when that ends (0021.3)
     ctx.report(
         RULE,
         f"{obj.label()} is already controlled by {obj.controller}; a control change that "
