@@ -693,6 +693,7 @@ def build(peg_text: str) -> Json:
         "patterns": [
             match(START, word(enum("penalty"), peg_words(tokens, "penalty")), END),
             match(START, word(enum("remedy"), peg_words(tokens, "remedy")), END),
+            match(START, word(enum("designation"), peg_words(tokens, "missed_designation")), END),
             match(START, keyword("turns"), WS, number(), END),
             match(
                 START,

@@ -211,6 +211,10 @@ def test_judge_events_carry_their_parts() -> None:
     missed = parse_line("judge missed-trigger #7 skipped").statement
     assert isinstance(missed, t.JudgeEvent) and missed.objects[0].number == 7
     assert missed.remedy is not None and missed.remedy.value == "skipped"
+    monarch = parse_line("judge missed-trigger monarch added").statement  # decision 0106
+    assert isinstance(monarch, t.JudgeEvent) and monarch.trigger_source is None
+    assert monarch.trigger_designation is not None
+    assert monarch.trigger_designation.value == "monarch"
     time = parse_line("judge time turns 5").statement
     assert isinstance(time, t.JudgeEvent) and time.turns is not None and time.turns.value == 5
 

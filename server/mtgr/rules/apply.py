@@ -77,6 +77,8 @@ def apply(state: GameState, statement: t.Statement, line: LineId) -> GameState:
     state = plan.handler(statement, state, line)
     if state.paid_to_enter is not None and kind is not t.Pay:
         state = replace(state, paid_to_enter=None)  # only for the line straight after
+    if state.judge_added is not None and kind is not t.JudgeEvent:
+        state = replace(state, judge_added=None)
     if plan.puts_trigger or state.triggers_put is not None or state.triggers_tainted:
         state = _triggers_put(state, statement)
     if plan.ends_split_second and state.split_second:
@@ -1061,6 +1063,10 @@ def _(statement: t.JudgeEvent, state: GameState, line: LineId) -> GameState:
     """A judge's line changes the game only by a game or match loss, time being called, or
     a backup (decision 0033)."""
     event = statement.event.value
+    designation = statement.trigger_designation
+    remedy = statement.remedy.value if statement.remedy is not None else None
+    if event == "missed-trigger" and designation is not None and remedy == "added":
+        return replace(state, judge_added=designation.value)
     if event == "penalty" and statement.penalty is not None and statement.player is not None:
         player = state.player(statement.player.name)
         if statement.penalty.value == "warning" or player is None or player.lost:

@@ -108,6 +108,7 @@ DESCRIPTIONS: dict[str, str] = {
     "infraction": 'the infraction\'s name in double quotes such as "Game Rule Violation"',
     "remedy": "how it was handled: added or skipped",
     "trigger_source": "the object #N whose trigger was missed",
+    "missed_designation": "monarch, initiative or speed, whose trigger was missed",
     "judged_player": 'a player\'s name in double quotes such as "Alice"',
     "judge_allow": '"allow" and the codes the ruling silences, such as allow D804',
     "diagnostic_code": "a diagnostic code such as D804",

@@ -564,6 +564,8 @@ class JudgeEvent(Statement):
     penalty: Word | None = None  # warning, game-loss, match-loss
     infraction: Text | None = None
     trigger_source: ObjectRef | None = None
+    # a missed trigger of the monarch, the initiative or speed (decision 0106)
+    trigger_designation: Word | None = None
     remedy: Word | None = None  # added, skipped
     turns: Number | None = None  # the turns played after time is called
     allow: tuple[Word, ...] = ()  # codes the ruling silences on the lines it covers

@@ -4,7 +4,8 @@
 `#N trigger of monarch` when no player is the monarch, or `#N trigger of initiative`
 when no player has the initiative, in the rebuilt state (decision 0026 item 3); a monarch
 trigger in an end step of a player who is not the monarch, or in a step that is neither
-an end step nor a combat damage step; and `#N trigger of speed` while the active player
+an end step nor a combat damage step, unless a judge's line just before added it as a
+missed trigger (decision 0106); and `#N trigger of speed` while the active player
 has max speed (decision 0098). After a gap the checker knows a designation only from a
 line that gave it since.
 
@@ -93,6 +94,8 @@ def _check_monarch_timing(ctx: Context, monarch: str, span: t.Span) -> None:
     turn = ctx.state.turn
     if turn.step is None or turn.step == "combat-damage":
         return  # a step the lines do not give is not judged
+    if ctx.state.judge_added == "monarch":
+        return  # a missed trigger a judge had put on the stack now (decision 0106)
     if turn.step == "end" and turn.player == monarch:
         return
     when = (

@@ -372,6 +372,7 @@ def _after_judge(out: Offers, state: GameState, rest: list[str]) -> None:
         out.keywords(PENALTIES, "penalty")
     elif event == "missed-trigger" and not parts:
         out.objects(state, acting_objects(state), "whose trigger was missed")
+        out.keywords(("monarch", "initiative", "speed"), "a designation's trigger (0106)")
     elif event == "missed-trigger" and len(parts) == 1:
         out.keywords(("added", "skipped"), "how it was handled")
     elif event == "time" and not parts:
