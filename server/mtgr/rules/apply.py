@@ -187,8 +187,9 @@ def is_event_after_end(state: GameState, statement: t.Statement) -> bool:
     Not events: `game N`, headers, markers, keyframe entries, the match result,
     sideboarding (which P509 places after the next `game N` line), a judge's lines,
     which are tournament events (decision 0033), and moves `by sba` straight after the
-    end, performed with the loss that ended the game, and `identify`, what the perspective
-    player learns (the face-down cards every player sees as the game ends, CR 708.9). A
+    end, performed with the loss that ended the game, and `identify` and `new card` without
+    a cause, what the perspective player learns (the face-down cards every player sees as
+    the game ends, CR 708.9; the top card of a library shown after it). A
     `win` of the player left is one: that player won without a line of their own (decision
     0003 item 11)."""
     if state.stage is not Stage.OVER:
@@ -207,6 +208,8 @@ def is_event_after_end(state: GameState, statement: t.Statement) -> bool:
         return not keyframe_entry(state, statement)  # entries of a keyframe (0060, 0063)
     if state.after_end is None and isinstance(statement, t.Move) and by_sba(statement):
         return False  # performed in the same event as the loss that ended it (CR 704.3)
+    if isinstance(statement, t.New) and statement.what.value in ("card", "hidden"):
+        return statement.cause is not None  # a card shown after the end: no event (0004.2)
     return not isinstance(statement, (*quiet, t.SnapshotObject, t.SnapshotPlayer))
 
 

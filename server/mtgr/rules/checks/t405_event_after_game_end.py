@@ -4,8 +4,8 @@
 The first line after the end of a game (the last opponent conceded or lost, or a player
 won) that records something happening: a turn, a step, an object or player statement,
 a `win` for the player left. A `game N` line starts the next game of the match, a
-keyframe may still show the final state, and `identify` may name the face-down cards
-revealed as the game ends. Only the first such line is reported: a
+keyframe may still show the final state, and `identify` and `new card` without a cause
+may name cards shown as the game ends (its face-down cards, a library's top card). Only the first such line is reported: a
 missing `game N` line would otherwise mark every line below it. Moves `by sba` straight
 after the loss that ended the game are not reported: state-based actions are performed as
 one event (CR 704.3). A `lose by sba` of the player left is, with a message that says how
