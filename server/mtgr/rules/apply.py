@@ -1068,8 +1068,10 @@ def _(statement: t.JudgeEvent, state: GameState, line: LineId) -> GameState:
     event = statement.event.value
     designation = statement.trigger_designation
     remedy = statement.remedy.value if statement.remedy is not None else None
-    if event == "missed-trigger" and designation is not None and remedy == "added":
-        return replace(state, judge_added=designation.value)
+    if event == "missed-trigger" and remedy == "added":
+        source = statement.trigger_source
+        added = designation.value if designation is not None else None
+        return replace(state, judge_added=source.number if source is not None else added)
     if event == "penalty" and statement.penalty is not None and statement.player is not None:
         player = state.player(statement.player.name)
         if statement.penalty.value == "warning" or player is None or player.lost:

@@ -639,7 +639,7 @@ class GameState:
     # the designation whose missed trigger the last line, a judge's, had put on the stack now
     # (decision 0106): its `trigger of` line comes where the judge ruled, not where it
     # triggered
-    judge_added: str | None = None
+    judge_added: int | str | None = None  # an object's number, or a designation
     # the object not on the stack that the last line paid for: a cost of how it enters
     # (a shock land's life, decision 0017 item 6), paid within the line that puts it there
     paid_to_enter: int | None = None
