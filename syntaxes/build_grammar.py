@@ -225,6 +225,7 @@ PLAYER_VERBS = [
     "ring-bearer",  # the Ring tempts a player (decision 0062)
     "venture",  # venturing into the dungeon (decision 0063)
     "speed",  # a player's speed (decision 0098)
+    "damage",  # a keyframe's commander damage entry (decision 0101)
 ]
 STRUCTURE = [
     "mtgr",
@@ -621,6 +622,9 @@ def build(peg_text: str) -> Json:
             match(START, verb(["venture"]), WS, text(), END),
             # `ring-bearer #M tempted K` in a keyframe (decision 0062)
             match(START, keyword("tempted"), f"(?:{WS}", number(), ")?", END),
+            # `damage K from #M` in a keyframe: a commander's combat damage (decision 0101)
+            match(START, verb(["damage"]), WS, number(), WS, keyword("from"), WS, obj(), END),
+            match(START, keyword("from"), END),
             match(START, verb(PLAYER_VERBS), END),
             {"include": "#cause"},
             {"include": "#replacement"},
