@@ -181,3 +181,20 @@ def a_planeswalker_by_its_counters(obj: GameObject) -> bool:
     """Whether the lines show a permanent to be a planeswalker without card data: loyalty
     counters on it and no defense counters (a battle's)."""
     return obj.counter("loyalty") > 0 and obj.counter("defense") <= 0
+
+
+def resolution_sources(statement: t.Statement) -> tuple[t.ObjectRef, ...]:
+    """The spells or abilities whose resolution a line is an effect of, where it is one: a
+    damage line's source, then the cause. Moves other than a destruction, shuffles and new
+    objects other than tokens are none (a cost, a card's own ability: K346, K347)."""
+    if isinstance(statement, t.Move) and (
+        statement.kind is None or statement.kind.value != "destroy"
+    ):
+        return ()
+    if isinstance(statement, t.New) and statement.what.value != "token":
+        return ()
+    if isinstance(statement, t.LibraryAction) and statement.zone is None:
+        return ()
+    cause = statement.cause.agent if statement.cause is not None else None
+    found = (statement.subject,) if isinstance(statement, t.Damage) else ()
+    return (*found, cause) if isinstance(cause, t.ObjectRef) else found

@@ -45,6 +45,7 @@ lines is wrong, or the resolve line is missing above them. Life paid as a cost i
 """
 
 from mtgr.rules.context import Context
+from mtgr.rules.describe import resolution_sources
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import Stage
 from mtgr.syntax import tree as t
@@ -71,18 +72,9 @@ RULE = define(
     outside_gaps_and_keyframes=True,
 )
 def check(ctx: Context, statement: t.Statement) -> None:
-    if isinstance(statement, t.Move) and (
-        statement.kind is None or statement.kind.value != "destroy"
-    ):
-        return  # a move can be a cost: a sacrifice, a discard, an exile, a return to hand
-    if isinstance(statement, t.LibraryAction) and statement.zone is None:
-        return  # a shuffle
-    cause = statement.cause.agent if statement.cause is not None else None
-    if isinstance(statement, t.Damage) and _on_the_stack(ctx, statement.subject.number):
-        ref = statement.subject
-    elif isinstance(cause, t.ObjectRef) and _on_the_stack(ctx, cause.number):
-        ref = cause
-    else:
+    # a move other than a destruction can be a cost: a sacrifice, a discard, an exile
+    ref = next((r for r in resolution_sources(statement) if _on_the_stack(ctx, r.number)), None)
+    if ref is None:
         return
     number = ref.number
     if _paid_as_cost(ctx, statement, number):

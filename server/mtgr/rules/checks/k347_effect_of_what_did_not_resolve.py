@@ -50,6 +50,7 @@ turn 7 "Bob"
 """
 
 from mtgr.rules.context import Context
+from mtgr.rules.describe import resolution_sources
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import Stage
 from mtgr.syntax import tree as t
@@ -77,20 +78,10 @@ RULE = define(
     outside_gaps_and_keyframes=True,
 )
 def check(ctx: Context, statement: t.Statement) -> None:
-    if isinstance(statement, t.Move) and (
-        statement.kind is None or statement.kind.value != "destroy"
-    ):
-        return  # a card's own ability moves it (Emrakul's shuffle), not a resolution
-    if isinstance(statement, t.New) and statement.what.value != "token":
-        return
-    if isinstance(statement, t.LibraryAction) and statement.zone is None:
-        return  # a shuffle
-    cause = statement.cause.agent if statement.cause is not None else None
-    if isinstance(statement, t.Damage) and _did_not_resolve(ctx, statement.subject.number):
-        ref = statement.subject
-    elif isinstance(cause, t.ObjectRef) and _did_not_resolve(ctx, cause.number):
-        ref = cause
-    else:
+    # a move other than a destruction is a card's own ability (Emrakul's shuffle), not a
+    # resolution's effect
+    ref = next((r for r in resolution_sources(statement) if _did_not_resolve(ctx, r.number)), None)
+    if ref is None:
         return
     obj = ctx.state.obj(ref.number)
     assert obj is not None
