@@ -44,7 +44,7 @@ RULE = define(
 )
 
 
-@RULE.on(t.Play)
+@RULE.on(t.Play, with_cards=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Play)
     obj = ctx.state.obj(statement.subject.number)

@@ -64,7 +64,7 @@ BECOMES_A_CREATURE = (
 )
 
 
-@RULE.on(t.Attack, t.Block)
+@RULE.on(t.Attack, t.Block, with_cards=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, (t.Attack, t.Block))
     obj = ctx.state.obj(statement.subject.number)

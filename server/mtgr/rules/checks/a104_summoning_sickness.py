@@ -68,7 +68,7 @@ RULE = define(
 )
 
 
-@RULE.on(t.Attack)
+@RULE.on(t.Attack, with_cards=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Attack)
     obj = ctx.state.obj(statement.subject.number)
@@ -83,7 +83,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
     )
 
 
-@RULE.on(t.TapChange)
+@RULE.on(t.TapChange, with_cards=True)
 def check_tap(ctx: Context, statement: t.Statement) -> None:
     """`#N tap by #N`: the {T} in the cost of the creature's own ability (CR 302.6)."""
     assert isinstance(statement, t.TapChange)

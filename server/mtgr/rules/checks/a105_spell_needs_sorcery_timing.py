@@ -63,7 +63,7 @@ RULE = define(
 INSTANT_SPEED = ("flash", "any time you could cast an instant")
 
 
-@RULE.on(t.Cast, stages=(Stage.PLAYING,))
+@RULE.on(t.Cast, stages=(Stage.PLAYING,), with_cards=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Cast)
     state = ctx.state

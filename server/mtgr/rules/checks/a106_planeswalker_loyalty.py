@@ -46,7 +46,7 @@ RULE = define(
 )
 
 
-@RULE.on(t.ObjectCounters)
+@RULE.on(t.ObjectCounters, with_cards=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.ObjectCounters)
     state = ctx.state

@@ -64,7 +64,14 @@ _UNTAPPED_BY = ("enter untapped", "enters untapped", "nonbasic lands are", "lose
 _REMINDER = re.compile(r"\([^)]*\)")
 
 
-@RULE.on(t.Play, t.Move, t.Leave, stages=(Stage.PLAYING,), outside_gaps_and_keyframes=True)
+@RULE.on(
+    t.Play,
+    t.Move,
+    t.Leave,
+    stages=(Stage.PLAYING,),
+    outside_gaps_and_keyframes=True,
+    with_cards=True,
+)
 def check(ctx: Context, statement: t.Statement) -> None:
     if ctx.cards is None or statement.tapped is not None:  # type: ignore[attr-defined]
         return

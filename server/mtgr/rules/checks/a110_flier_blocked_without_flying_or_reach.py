@@ -63,7 +63,7 @@ _LOSES_FLYING = ("lose flying", "loses flying", "lose all abilities", "loses all
 _REMINDER = re.compile(r"\([^)]*\)")
 
 
-@RULE.on(t.Block)
+@RULE.on(t.Block, with_cards=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Block)
     if ctx.cards is None:

@@ -68,7 +68,7 @@ _TRIGGER = re.compile(r"^(?:when|whenever|at)\b")
 _YOUR_STEP = re.compile(r"^at the beginning of your (" + "|".join(_STEPS) + r")\b")
 
 
-@RULE.on(t.AbilityOf, stages=(Stage.PLAYING,), outside_gaps_and_keyframes=True)
+@RULE.on(t.AbilityOf, stages=(Stage.PLAYING,), outside_gaps_and_keyframes=True, with_cards=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.AbilityOf)
     if ctx.cards is None or statement.verb.value != "trigger" or statement.source is None:

@@ -63,7 +63,7 @@ _OWN_PERMISSIONS = {
 }
 
 
-@RULE.on(t.Cast, stages=(Stage.PLAYING,), outside_gaps_and_keyframes=True)
+@RULE.on(t.Cast, stages=(Stage.PLAYING,), outside_gaps_and_keyframes=True, with_cards=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Cast)
     if ctx.cards is None or statement.cause is not None:
