@@ -32,3 +32,13 @@ def test_rule_is_complete(rule) -> None:
 def test_codes_are_unique_and_ordered_by_area() -> None:
     codes = [r.code for r in RULES]
     assert len(codes) == len(set(codes))
+
+
+def test_card_aware_checks_wait_for_a_card_index() -> None:
+    """The A1xx rules read card text only: the walk does not call them without an index."""
+    card_aware = [rule for rule in all_rules() if rule.code.startswith("A")]
+    assert len(card_aware) >= 12
+    for rule in card_aware:
+        assert rule.gates, rule.code
+        for check, gate in rule.gates.items():
+            assert gate.with_cards, f"{rule.code}: {check.__name__} runs without a card index"
