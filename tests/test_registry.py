@@ -36,7 +36,7 @@ def test_codes_are_unique_and_ordered_by_area() -> None:
 
 def test_card_aware_checks_wait_for_a_card_index() -> None:
     """The A1xx rules read card text only: the walk does not call them without an index."""
-    card_aware = [rule for rule in all_rules() if rule.code.startswith("A")]
+    card_aware = [rule for rule in RULES if rule.code.startswith("A")]
     assert len(card_aware) >= 12
     for rule in card_aware:
         assert rule.gates, rule.code
