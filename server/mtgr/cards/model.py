@@ -30,6 +30,18 @@ class Face:
         """The supertypes and card types (the words before the dash of the type line)."""
         return self._types
 
+    def rules_lines(self) -> list[str]:
+        """Its lines of rules text, casefolded, reminder text left out."""
+        return [_REMINDER.sub("", line).strip() for line in self._folded_text.splitlines()]
+
+    def lists_keyword(self, keyword: str) -> bool:
+        """Whether a line of its text lists the keyword ("Flying, vigilance"), rather than
+        granting it under a condition ("has flying as long as ...")."""
+        keyword = keyword.casefold()
+        return any(
+            item.strip() == keyword for line in self.rules_lines() for item in line.split(",")
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class Card:
@@ -71,10 +83,13 @@ class Card:
         )
 
 
+_REMINDER = re.compile(r"\([^)]*\)")
+
+
 def _lists_only(line: str, keywords: set[str]) -> bool:
     """Whether a (casefolded) line of rules text is a list of these keywords, each maybe
     with a cost or number after it, reminder text in parentheses left out."""
-    bare = re.sub(r"\([^)]*\)", "", line).strip()
+    bare = _REMINDER.sub("", line).strip()
     items = [item.strip() for item in bare.split(",")]
     return bool(bare) and all(
         any(item == keyword or item.startswith(keyword + " ") for keyword in keywords)

@@ -61,7 +61,6 @@ RULE = define(
 
 # what could let it enter untapped (Spelunking, Archelos) or take its text away (Blood Moon)
 _UNTAPPED_BY = ("enter untapped", "enters untapped", "nonbasic lands are", "lose all abilities")
-_REMINDER = re.compile(r"\([^)]*\)")
 
 
 @RULE.on(
@@ -115,8 +114,7 @@ def _enters_tapped(face: Face) -> str | None:
     land's "you may pay 2 life. If you don't, it enters tapped.", else None."""
     name = re.escape(face.name.casefold())
     subject = rf"(?:{name}|this (?:land|creature|artifact|enchantment|permanent))"
-    for line in face.oracle_text.casefold().splitlines():
-        line = _REMINDER.sub("", line).strip()
+    for line in face.rules_lines():
         if re.fullmatch(rf"{subject} enters tapped(?: with [^.]*)?\.", line):
             return "always"
         if re.fullmatch(

@@ -41,9 +41,6 @@ step declare-blockers
 
 from __future__ import annotations
 
-import re
-
-from mtgr.cards.model import Face
 from mtgr.rules.card_facts import could_be_given, face_up
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
@@ -60,7 +57,6 @@ RULE = define(
 
 _CAN_BLOCK_FLIERS = ("flying", "reach")
 _LOSES_FLYING = ("lose flying", "loses flying", "lose all abilities", "loses all abilities")
-_REMINDER = re.compile(r"\([^)]*\)")
 
 
 @RULE.on(t.Block, with_cards=True)
@@ -79,10 +75,10 @@ def check(ctx: Context, statement: t.Statement) -> None:
     blocking_card = ctx.card(blocker, statement.name)
     if attacking_card is None or blocking_card is None:
         return
-    if not _keyword(face_up(attacking_card, attacker), "flying"):
+    if not face_up(attacking_card, attacker).lists_keyword("flying"):
         return
     blocking_face = face_up(blocking_card, blocker)
-    if any(_keyword(blocking_face, word) for word in _CAN_BLOCK_FLIERS):
+    if any(blocking_face.lists_keyword(word) for word in _CAN_BLOCK_FLIERS):
         return
     if could_be_given(ctx, blocker, _CAN_BLOCK_FLIERS, any_effect_on_it=True):
         return
@@ -95,13 +91,3 @@ def check(ctx: Context, statement: t.Statement) -> None:
         statement.verb.span,
         related=ctx.where(attacker),
     )
-
-
-def _keyword(face: Face, keyword: str) -> bool:
-    """Whether a line of the face's text lists the keyword ("Flying, vigilance"): not a
-    flying it has only under a condition ("has flying as long as ...")."""
-    for line in face.oracle_text.casefold().splitlines():
-        items = [item.strip() for item in _REMINDER.sub("", line).split(",")]
-        if any(item == keyword for item in items):
-            return True
-    return False

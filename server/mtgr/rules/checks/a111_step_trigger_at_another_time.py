@@ -84,7 +84,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
     card = ctx.card(source) if source is not None else None
     if source is None or card is None:
         return
-    step = _only_your_step(face_up(card, source).oracle_text)
+    step = _only_your_step(face_up(card, source).rules_lines())
     if step is None or _could_have_more(ctx, number):
         return
     controller = source_controller(state, source)
@@ -104,11 +104,11 @@ def check(ctx: Context, statement: t.Statement) -> None:
     )
 
 
-def _only_your_step(text: str) -> str | None:
-    """The step every triggered ability of the text names ("At the beginning of your
+def _only_your_step(lines: list[str]) -> str | None:
+    """The step every triggered ability of the lines names ("At the beginning of your
     upkeep"), or None when one triggers otherwise (or there is none)."""
     steps = set()
-    for line in text.casefold().splitlines():
+    for line in lines:
         if not _TRIGGER.match(line):
             continue
         found = _YOUR_STEP.match(line)
