@@ -604,13 +604,13 @@ def _attached(state: GameState, number: int, host: t.ObjectRef | t.PlayerRef | N
     value = None if host is None else host.number if isinstance(host, t.ObjectRef) else host.name
     if (
         obj.attached_to == value
-        and not obj.detached
+        and obj.detached_moment is None
         and (number in state.attached) == (value is not None)
     ):
         return state  # as it was: a keyframe's entry for a permanent attached to nothing
     if obj.attached_to != value:
         state = _left_its_host(state, obj)
-    state = state.with_object(replace(obj, attached_to=value, detached=False))
+    state = state.with_object(replace(obj, attached_to=value, detached_moment=None))
     if value is None:
         return replace(state, attached=state.attached - {number})
     return replace(state, attached=state.attached | {number})
@@ -629,10 +629,10 @@ def _detach(state: GameState, leaving: int) -> GameState:
             left.add(number)
         elif number == leaving:
             state = _left_its_host(state, obj)
-            state = state.with_object(replace(obj, attached_to=None, detached=False))
+            state = state.with_object(replace(obj, attached_to=None, detached_moment=None))
             left.add(number)
         elif obj.attached_to == leaving:
-            state = state.with_object(replace(obj, attached_to=None, detached=True))
+            state = state.with_object(replace(obj, attached_to=None, detached_moment=state.moment))
             left.add(number)
     return replace(state, attached=state.attached - left) if left else state
 

@@ -22,11 +22,17 @@ from mtgr.rules.state import THE_RING, GameObject, ObjectKind
 
 
 def could_be_given(
-    ctx: Context, obj: GameObject, phrases: tuple[str, ...], any_effect_on_it: bool = False
+    ctx: Context,
+    obj: GameObject,
+    phrases: tuple[str, ...],
+    any_effect_on_it: bool = False,
+    from_spells: bool = False,
 ) -> bool:
     """Whether the object's own text, a recorded effect or a permanent on the battlefield
     mentions one of the phrases (casefolded), so that it may have the quality they name;
-    with `any_effect_on_it`, every lasting effect on the object counts."""
+    with `any_effect_on_it`, every lasting effect on the object counts; with `from_spells`,
+    so does an instant or sorcery in a graveyard or exile whose text mentions one (a
+    record may leave out the lasting effect a combat trick left, decision 0013 item 5)."""
     for effect in ctx.state.effects:
         if effect.on in (None, obj.number) or effect.source == obj.number:
             if any_effect_on_it and effect.on == obj.number:
@@ -62,6 +68,14 @@ def could_be_given(
                 # permanent: its text is not on the lines, and may give anything
                 return True
     for other in objects:
+        if from_spells and other.zone in ("graveyard", "exile") and ctx.cards is not None:
+            card = ctx.card(other)
+            if (
+                card is not None
+                and (card.any_face_has_type("Instant") or card.any_face_has_type("Sorcery"))
+                and any(card.text_mentions(phrase) for phrase in phrases)
+            ):
+                return True
         if other.zone == "command" and other.kind is ObjectKind.EMBLEM:
             if _emblem_could_give(ctx, other, phrases):
                 return True

@@ -151,9 +151,9 @@ class ObjectDetails:
     # back to when the one an effect gave it to leaves the game (CR 110.2, 800.4a)
     control_taken_from: str | None = None
     # what it is attached to (a permanent's number or a player's name, decision 0023), and
-    # whether it became unattached because that left the battlefield (CR 704.5m, 704.5n)
+    # the moment it became unattached because that left the battlefield (CR 704.5m, 704.5n)
     attached_to: int | str | None = None
-    detached: bool = False
+    detached_moment: LineId | None = None
     # since it entered, something that held its toughness or defense up left it: an
     # attachment moved away, unattached or gone (a Germ token without Batterskull), or
     # counters removed (Walking Ballista's last +1/+1 counter, a battle's defense), so a

@@ -45,7 +45,7 @@ def attachment_words(obj: GameObject, state: GameState | None) -> list[str]:
     host = obj.attached_to
     if host is not None:
         words.append(f"attached to #{host}" if isinstance(host, int) else f"attached to {host}")
-    elif obj.detached:
+    elif obj.detached_moment is not None:
         words.append("unattached (what it was attached to left)")
     if state is not None and state.attached:
         attached = state.attachments_of(obj.number)

@@ -116,7 +116,7 @@ def explained_but_by_the_legend_rule(state: GameState, obj: GameObject) -> bool:
     of what it is attached to, CR 704.5f), an effect (decision 0024 item 3)."""
     if obj.damage or obj.counters or obj.loyalty_gone is not None:
         return True
-    if obj.detached or obj.attached_to is not None or obj.weakened:
+    if obj.detached_moment is not None or obj.attached_to is not None or obj.weakened:
         return True
     if state.attachments_of(obj.number):
         return True
