@@ -513,10 +513,16 @@ def _moved(
     if not stays:
         state = _detach(state, obj.number)
         state = _end_effects_of(state, obj, left_battlefield=obj.zone == "battlefield")
-        if obj.number in state.turn.loyalty_used:  # a new object may activate again (CR 400.7)
-            turn = state.turn
+        turn = state.turn
+        # a new object may activate again (CR 400.7)
+        if obj.number in turn.activated or obj.number in turn.loyalty_used:
             state = replace(
-                state, turn=replace(turn, loyalty_used=turn.loyalty_used - {obj.number})
+                state,
+                turn=replace(
+                    turn,
+                    loyalty_used=turn.loyalty_used - {obj.number},
+                    activated=turn.activated - {obj.number},
+                ),
             )
         if obj.melded_with is not None:
             state = _unmeld(state, obj.melded_with, new_zone, line)
@@ -1476,6 +1482,9 @@ def _(statement: t.AbilityOf, state: GameState, line: LineId) -> GameState:
         permission=_permission(statement),
     )
     state = state.with_object(obj)
+    turn = state.turn
+    if statement.verb.value == "activate" and obj.permission is None:
+        state = replace(state, turn=replace(turn, activated=turn.activated | {source}))
     return replace(state, stack=(*state.stack, obj.number))
 
 
@@ -2336,6 +2345,7 @@ def _settle_gap(state: GameState, line: LineId) -> GameState:
     turn = replace(
         state.turn,
         loyalty_used=EMPTY_SET,
+        activated=EMPTY_SET,
         struck_first=EMPTY_SET,
         combat_damage=(),
         turn_draw_done=False,

@@ -16,6 +16,8 @@ work in the command zone (CR 114.4); a card in a graveyard whose ability works t
 
 from __future__ import annotations
 
+import re
+
 from mtgr.cards.model import Card, Face
 from mtgr.rules.context import Context
 from mtgr.rules.state import THE_RING, GameObject, ObjectKind
@@ -108,6 +110,23 @@ def face_up(card: Card, obj: GameObject) -> Face:
     if (obj.back_face or obj.flipped) and len(card.faces) > 1:
         return card.faces[1]
     return card.front
+
+
+# the cost of a loyalty ability: +1, 0, or a minus (Oracle writes U+2212) and a number or X
+_LOYALTY_COST = re.compile(r"[+\u2212-]?(?:\d+|x)")
+
+
+def activates_only_loyalty_abilities(ctx: Context, obj: GameObject) -> bool:
+    """Whether every activated ability of the permanent's face up is a loyalty ability (a
+    planeswalker with no other cost before a colon), so that any `activate of` it is one."""
+    card = ctx.card(obj)
+    if card is None or obj.face_down:
+        return False
+    face = face_up(card, obj)
+    if "Planeswalker" not in face.types():
+        return False
+    costs = [line.partition(":")[0].strip() for line in face.rules_lines() if ":" in line]
+    return bool(costs) and all(_LOYALTY_COST.fullmatch(cost) for cost in costs)
 
 
 # Oracle text that keeps a player in the game (Platinum Angel, Phyrexian Unlife, Lich's

@@ -407,6 +407,9 @@ class Turn:
     cleanup_priority: bool = False
     # permanents whose loyalty ability was activated this turn (606.3, decision 0044 item 2)
     loyalty_used: frozenset[int] = EMPTY_SET
+    # permanents with an `activate of` line this turn that no effect allowed (decision
+    # 0070): a [0] loyalty ability pays nothing, so only its card tells it apart (A117)
+    activated: frozenset[int] = EMPTY_SET
     # creatures that dealt combat damage in this combat's first combat damage step: in a
     # second one only those with double strike deal it again (510.4, decision 0073)
     struck_first: frozenset[int] = EMPTY_SET

@@ -15,7 +15,9 @@ let pass (decision 0044 item 2). A [0] ability pays no loyalty, writes no counte
 and is not seen. An activation that an effect allows beyond these limits (Oath of
 Teferi's second activation, The Chain Veil's, a Teferi emblem's at instant speed) names
 that effect's object on its `activate` line: `#21 activate of #8 by #30`, and is not
-flagged (decision 0070).
+flagged (decision 0070). With a card index, a planeswalker whose activated abilities are
+all loyalty abilities is A117's, which reports at the `activate` line and sees [0]
+abilities too.
 
 ## Example
 ```mtgr
@@ -40,6 +42,7 @@ flagged (decision 0070).
 - CR 606.3: "A player may activate a loyalty ability of a permanent they control any time they have priority and the stack is empty during a main phase of their turn, but only if no player has previously activated a loyalty ability of that permanent that turn."
 """
 
+from mtgr.rules.card_facts import activates_only_loyalty_abilities
 from mtgr.rules.context import Context
 from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
@@ -69,6 +72,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
     activation = state.obj(ability)
     if permanent is None or (activation is not None and activation.permission is not None):
         return  # an effect allows this activation (decision 0070)
+    if ctx.cards is not None and activates_only_loyalty_abilities(ctx, permanent):
+        return  # A117 judged its `activate` line
     turn = state.turn
     if turn.player is None:
         return  # no turn line yet: whose turn it is is unknown
