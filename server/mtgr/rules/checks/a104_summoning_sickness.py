@@ -1,13 +1,17 @@
 """A creature attacks, or taps for its own ability, in the turn it entered, without haste.
 
 ## What it flags
-An `attack` line for a creature card that the lines show entering the battlefield in this
-same turn, and a `tap` line whose cause is the creature itself (the {T} cost of its own
-ability, a mana ability too: Llanowar Elves cast this turn), when its card has no haste and nothing the lines show could give it haste (its
-own text, as with dash; a lasting effect; a permanent whose text mentions haste). Silent
-without a card index, for tokens, for objects whose arrival the lines do not show (a
-keyframe, a recording that starts late), and after a change of control (the spells that
-change control for a turn give haste, and the `control` line does not say which text).
+An `attack` line for a creature that the lines show entering the battlefield in this same
+turn, and a `tap` line whose cause is the creature itself when its text has an ability
+with {T} in its cost (its own ability, a mana ability too: Llanowar Elves cast this
+turn), when the face it has up is a creature's, its card has no haste and nothing the
+lines show could give it haste (its own text, as with dash; a lasting effect; a permanent
+whose text mentions haste). Silent without a card index, for tokens, for objects whose
+arrival the lines do not show (a keyframe, a recording that starts late), after a change
+of control (the spells that change control for a turn give haste, and the `control` line
+does not say which text), for a modal double-faced card with its land face up, and for a
+cost that taps creatures rather than {T} (Heritage Druid may tap itself among its three
+Elves).
 
 Reads: `keywords` and `oracle_text` of the attacker, and the `oracle_text` of the other
 permanents on the battlefield, of the planeswalkers emblems are named after, and of cards
@@ -52,7 +56,7 @@ step declare-attackers
 
 from __future__ import annotations
 
-from mtgr.rules.card_facts import could_be_given
+from mtgr.rules.card_facts import could_be_given, face_up
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import GameObject
@@ -97,6 +101,11 @@ def check_tap(ctx: Context, statement: t.Statement) -> None:
     obj = ctx.state.obj(number)
     if obj is None or obj.tapped or not _summoning_sick(ctx, obj, statement.name):
         return  # D804 reports a tapped one
+    card = ctx.card(obj, statement.name)
+    if card is None or not any(
+        "{t}" in line.partition(":")[0] for line in face_up(card, obj).rules_lines()
+    ):
+        return  # its cost taps creatures, not {T} (Heritage Druid taps three Elves, itself too)
     ctx.report(
         RULE,
         f"{obj.label()} entered the battlefield this turn and has no haste, so an ability "
@@ -115,6 +124,8 @@ def _summoning_sick(ctx: Context, obj: GameObject, name: t.Text | None) -> bool:
     if obj.controlled_since != state.turn.line:
         return False
     card = ctx.card(obj, name)
-    if card is None or not card.any_face_has_type("Creature") or card.has_keyword("Haste"):
+    if card is None or card.has_keyword("Haste"):
         return False
+    if "Creature" not in face_up(card, obj).types():
+        return False  # a modal double-faced card played as its land face (CR 712.8f)
     return not could_be_given(ctx, obj, ("haste",))

@@ -1,15 +1,16 @@
 """A creature without first strike deals combat damage in the first-strike damage step.
 
 ## What it flags
-In the first combat damage step of a combat, a combat `damage` line from an attacking or
-blocking creature whose face up has neither first strike nor double strike, while another
-creature in the combat lists first strike or double strike among its keywords. That step
-is only for the creatures with first strike or double strike; the others deal their
-damage in a second `step combat-damage`. Silent without a card index, for a line that says
-`double-strike`, for a face-down creature or a card the index does not know, and whenever
-the lines show something that could give the creature first strike or double strike (a
-lasting effect on it, a permanent's text, an instant or sorcery in a graveyard or exile
-that mentions them) or take the other creature's away.
+A combat `damage` line in the first combat damage step of a combat, when another line of
+that step has a creature of the other kind deal combat damage: one whose face up lists
+first strike or double strike, one that has neither. The first step is only for the
+first, the others deal their damage in a second `step combat-damage`. A first-strike step
+in which nothing happens may be left out (a first striker whose blocker died deals no
+damage), so a step where only creatures without first strike deal damage is not
+reported. Silent without a card index, for a face-down creature or a card the index does
+not know, and whenever the lines show something that could give the creature first
+strike or double strike (a lasting effect on it, a permanent's text, an instant or
+sorcery in a graveyard or exile that mentions them) or take the other creature's away.
 
 ## Why
 If at least one attacking or blocking creature has first strike or double strike as the
@@ -36,6 +37,7 @@ step combat-damage
 
 ## Rules basis
 - Decision 0073 item 1: the second combat damage step is written as a second `step combat-damage`.
+- Decision 0010 item 3: a phase or step with nothing recorded may be left out.
 - Decision 0050 item 3: a card-aware rule stays silent where the lines show something that could change what it reads.
 - CR 510.4: "If at least one attacking or blocking creature has first strike (see rule 702.7) or double strike (see rule 702.4) as the combat damage step begins, the only creatures that assign combat damage in that step are those with first strike or double strike."
 - CR 702.7a: "First strike is a static ability that modifies the rules for the combat damage step."
@@ -53,7 +55,7 @@ RULE = define(
     "A114",
     "Combat damage in the first-strike step without first strike",
     severity=Severity.ERROR,
-    decisions=("0073.1", "0050.3"),
+    decisions=("0073.1", "0010.3", "0050.3"),
     cr=("510.4", "702.7a"),
     doc=__doc__,
 )
@@ -74,34 +76,35 @@ def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Damage)
     state = ctx.state
     turn = state.turn
-    if turn.step != "combat-damage" or turn.repeated or statement.double_strike is not None:
+    if turn.step != "combat-damage" or turn.repeated or not turn.combat_damage:
         return
     if state.stack or state.resolving is not None:
         return
     source = state.obj(statement.subject.number)
-    if source is None or not _in_combat(source) or _strikes_first(ctx, source) is not False:
+    if source is None or not _in_combat(source):
         return
-    first_striker = next(
-        (
-            other
-            for other in sorted(state.objects.values(), key=lambda o: o.number)
-            if other is not source and _in_combat(other) and _strikes_first(ctx, other)
-        ),
-        None,
-    )
-    if first_striker is None or could_be_given(ctx, first_striker, _LOSES_IT):
+    strikes = True if statement.double_strike is not None else _strikes_first(ctx, source)
+    if strikes is None:
         return
-    if could_be_given(ctx, source, _STRIKES_FIRST, any_effect_on_it=True, from_spells=True):
+    for earlier_number, _dealt, _gained in turn.combat_damage:
+        earlier = state.obj(earlier_number)
+        if earlier is None or earlier is source or _strikes_first(ctx, earlier) in (None, strikes):
+            continue
+        first_striker, other = (source, earlier) if strikes else (earlier, source)
+        if could_be_given(ctx, first_striker, _LOSES_IT):
+            continue
+        if could_be_given(ctx, other, _STRIKES_FIRST, any_effect_on_it=True, from_spells=True):
+            continue
+        ctx.report(
+            RULE,
+            f"{first_striker.label()} has first strike or double strike and {other.label()} "
+            "has neither, so they deal combat damage in two steps: the first for creatures "
+            "with first strike or double strike, a second `step combat-damage` for the others "
+            "(CR 510.4)",
+            statement.verb.span,
+            related=ctx.where(earlier),
+        )
         return
-    ctx.report(
-        RULE,
-        f"{first_striker.label()} has first strike or double strike, so this first combat "
-        "damage step is only "
-        f"for creatures with first strike or double strike, and {source.label()} has neither "
-        "(CR 510.4): its damage comes in a second `step combat-damage`",
-        statement.verb.span,
-        related=ctx.where(first_striker),
-    )
 
 
 def _in_combat(obj: GameObject) -> bool:

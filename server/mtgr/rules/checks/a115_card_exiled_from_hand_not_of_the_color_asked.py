@@ -4,9 +4,9 @@
 A `move hand -> exile by #N` while N is on the stack, when N's card asks to exile a card
 of a color from its controller's hand (Force of Will's "exile a blue card from your hand",
 the evoke cost of Solitude or Fury) and the exiled card is of none of the colors it names.
-A card's colors are those of the mana symbols in the mana cost of its front face. Silent
-without a card index, for a card with no mana cost (its color indicator is not in the
-index), and when the lines show something that could change a card's color (a permanent
+A card's colors are those of the mana symbols in its mana cost: its front face's, both
+halves' for a split card. Silent without a card index, for a card with no colored mana
+symbol (a Pact's color is its color indicator's, which the index does not keep), and when the lines show something that could change a card's color (a permanent
 or effect whose text speaks of colors: Painter's Servant).
 
 ## Why
@@ -38,6 +38,8 @@ cast a spell it could not cast that way.
 - Decision 0050 item 3: a card-aware rule stays silent where the lines show something that could change what it reads.
 - CR 105.2: "An object is the color or colors of the mana symbols in its mana cost, regardless of the color of its frame."
 - CR 601.2h: "Partial payments are not allowed. Unpayable costs can't be paid."
+- CR 709.4b: "A split card's colors and mana value are determined from its combined mana cost."
+- CR 712.8a: "While a double-faced card is outside the game or in a zone other than the battlefield or stack, it has only the characteristics of its front face."
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ RULE = define(
     "Card exiled from hand not of the color the spell asks",
     severity=Severity.ERROR,
     decisions=("0017.3", "0050.3"),
-    cr=("105.2", "601.2h"),
+    cr=("105.2", "601.2h", "709.4b", "712.8a"),
     doc=__doc__,
 )
 
@@ -91,9 +93,15 @@ def check(ctx: Context, statement: t.Statement) -> None:
         for color in match.group(1).split(" or ")
     }
     exiled_card = ctx.card(exiled, statement.name)
-    if not asked or exiled_card is None or not exiled_card.front.mana_cost:
+    if not asked or exiled_card is None:
         return
-    symbols = "".join(_MANA_SYMBOL.findall(exiled_card.front.mana_cost))
+    # a split card's halves together (CR 709.4b); another card's front face, which is all a
+    # card in a hand has (CR 712.8a)
+    faces = exiled_card.faces if exiled_card.layout == "split" else exiled_card.faces[:1]
+    mana_cost = "".join(face.mana_cost for face in faces)
+    symbols = "".join(_MANA_SYMBOL.findall(mana_cost))
+    if not any(symbol in symbols for symbol in _SYMBOLS.values()):
+        return  # no colored symbol: its color, if any, is a color indicator's (CR 204.2)
     if any(_SYMBOLS[color] in symbols for color in asked):
         return
     if could_be_given(ctx, exiled, ("color",), any_effect_on_it=True):
@@ -102,7 +110,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
     ctx.report(
         RULE,
         f"{spell.label()} asks for a {wanted} card from its caster's hand, and "
-        f"{exiled.label()} is not {wanted} (its mana cost is {exiled_card.front.mana_cost}, "
+        f"{exiled.label()} is not {wanted} (its mana cost is {mana_cost}, "
         "CR 105.2): exile a card of that color, or pay the spell's other cost",
         statement.verb.span,
         related=ctx.where(spell),
