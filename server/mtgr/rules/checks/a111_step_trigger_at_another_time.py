@@ -84,7 +84,11 @@ def check(ctx: Context, statement: t.Statement) -> None:
     card = ctx.card(source) if source is not None else None
     if source is None or card is None:
         return
-    step = _only_your_step(face_up(card, source).rules_lines())
+    if card.layout == "split":  # a Room: each door's abilities, once unlocked (CR 709.5)
+        lines = [line for face in card.faces for line in face.rules_lines()]
+    else:
+        lines = face_up(card, source).rules_lines()
+    step = _only_your_step(lines)
     if step is None or _could_have_more(ctx, number):
         return
     controller = source_controller(state, source)
