@@ -1454,9 +1454,24 @@ def _(statement: t.Play, state: GameState, line: LineId) -> GameState:
         back_face=statement.back is not None,  # CR 712.12
     )
     player = state.player(who or "")
-    if player is not None:
+    if player is not None and (
+        statement.cause is None or played_during_resolution(state, statement)
+    ):
         state = state.with_player(replace(player, lands_played=player.lands_played + 1))
     return state
+
+
+def played_during_resolution(state: GameState, statement: t.Play) -> bool:
+    """A land played as part of a resolution (Djinn of Wishes): not the special action, so
+    neither a main phase nor an empty stack (decision 0090, CR 305.2a). The cause is the
+    resolving object, or the permanent whose ability it is."""
+    agent = statement.cause.agent if statement.cause is not None else None
+    if state.resolving is None or not isinstance(agent, t.ObjectRef):
+        return False
+    if agent.number == state.resolving:
+        return True
+    resolving = state.obj(state.resolving)
+    return resolving is not None and resolving.source == agent.number
 
 
 @_apply.register

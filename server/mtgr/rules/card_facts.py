@@ -129,6 +129,24 @@ def activates_only_loyalty_abilities(ctx: Context, obj: GameObject) -> bool:
     return bool(costs) and all(_LOYALTY_COST.fullmatch(cost) for cost in costs)
 
 
+def maximum_hand_size_may_differ(ctx: Context) -> bool:
+    """Whether the lines, and the card index where there is one, leave a maximum hand size
+    other than seven possible (CR 402.2): an effect about it, a Commander game, or, with an
+    index, a permanent or emblem whose text mentions hand size or that it does not know;
+    without one, an emblem (its text is never on the lines)."""
+    state = ctx.state
+    if ctx.cards is None:
+        return state.maximum_hand_size_unsure()
+    if state.hand_size_effect():
+        return True
+    for obj in state.objects.values():
+        if obj.zone == "battlefield" or obj.kind is ObjectKind.EMBLEM:
+            card = ctx.card(obj)
+            if card is None or card.text_mentions("hand size"):
+                return True
+    return False
+
+
 # Oracle text that keeps a player in the game (Platinum Angel, Phyrexian Unlife, Lich's
 # Mastery, Angel's Grace; Abyssal Persecutor for its controller's opponents)
 KEEPS_IN_THE_GAME = ("can't lose the game", "don't lose the game")

@@ -351,6 +351,8 @@ class PlayerState:
     # why and since which line the player loses the next time state-based actions are
     # checked, until that happens (decision 0024: CR 704.5a, 704.5b, 704.5c)
     loses: tuple[str, LineId] | None = None
+    # the lands played this turn that count against the one a turn: without cause, or during
+    # a resolution (Djinn of Wishes); one an effect allowed (`by #N`) does not (K304)
     lands_played: int = 0
     citys_blessing: bool = False  # for the rest of the game (decision 0026)
     speed: int | None = None  # start your engines! (decision 0098): None until a line sets it

@@ -63,9 +63,7 @@ BECOMES_A_CREATURE = (
     "in addition to their other types",  # Life and Limb
     "that's still a",  # "is a 4/4 ... creature ... that's still a planeswalker"
     "that are still",  # Nature's Revolt: "All lands are 2/2 creatures that are still lands"
-    "he's a",  # Kaito, Bane of Nightmares: "he's a 3/4 Ninja creature"
-    "she's a",
-    "it's a",
+    "he's a",  # Kaito, Bane of Nightmares: "he's a 3/4 Ninja creature" (and "she's a")
 )
 
 

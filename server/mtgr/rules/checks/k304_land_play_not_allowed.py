@@ -39,10 +39,11 @@ phase main
 
 from __future__ import annotations
 
+from mtgr.rules.apply import played_during_resolution
 from mtgr.rules.context import Context
 from mtgr.rules.describe import current_step, quiet
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import NOT_OVER, GameState
+from mtgr.rules.state import NOT_OVER
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -75,7 +76,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
     else:
         if turn.player != player.name:
             problems.append(f'it is "{turn.player}"\'s turn, not "{player.name}"\'s (CR 305.1)')
-        during_resolution = _played_by_the_resolving_object(state, statement)
+        during_resolution = played_during_resolution(state, statement)
         if turn.phase != "main" and not during_resolution:
             problems.append(
                 f"lands are played in a main phase, not {current_step(turn)} (CR 305.1)"
@@ -85,6 +86,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
             top_label = top.label() if top else f"#{state.stack[-1]}"
             problems.append(f"the stack is not empty ({top_label} is on it) (CR 305.1)")
         if player.lands_played and statement.cause is None and turn.player == player.name:
+            # a play an effect allowed (`by #N`: Dryad of the Ilysian Grove) does not count
+            # here, whether it came before or after the one a turn (CR 305.2a counts them)
             problems.append(
                 f'"{player.name}" already played a land this turn; an additional land play names '
                 "the effect that allows it, `play by #N` (CR 305.2)"
@@ -100,16 +103,3 @@ def check(ctx: Context, statement: t.Statement) -> None:
         statement.verb.span,
         related=ctx.where(obj),
     )
-
-
-def _played_by_the_resolving_object(state: GameState, statement: t.Play) -> bool:
-    """A land played as part of a resolution (Djinn of Wishes): not the special action, so
-    neither a main phase nor an empty stack (decision 0090, CR 305.2a). The cause is the
-    resolving object, or the permanent whose ability it is."""
-    agent = statement.cause.agent if statement.cause is not None else None
-    if state.resolving is None or not isinstance(agent, t.ObjectRef):
-        return False
-    if agent.number == state.resolving:
-        return True
-    resolving = state.obj(state.resolving)
-    return resolving is not None and resolving.source == agent.number

@@ -8,10 +8,12 @@ untap step, a phase in or out outside the untap step, a draw outside the draw st
 second one in it. Turn-based actions have no cause and are not flagged: the active
 player's one draw in the draw step (any draw of the step after a gap in it), the untaps
 of the untap step (an untap of the active player's permanent written after the `turn` line
-but before `step untap` is reported with that line missing), the cleanup step's discard from the active player's hand while it
-holds more than seven cards (or a maximum the lines cannot tell), a Saga's lore counter
-as the precombat main phase begins, and in the pregame the opening hands' draws (those of a player who has not kept
-yet) and the shuffles of the decks. Nor is a control change back to the owner, or, once
+but before `step untap` is reported with that line missing), the cleanup step's discard
+from the active player's hand while it holds more than seven cards (or a maximum the lines
+cannot tell, or, with a card index, one a permanent's text may lower: Cursed Rack), a
+Saga's lore counter as the precombat main phase begins, and in the pregame the opening
+hands' draws (those of a player who has not kept yet) and the shuffles of the decks.
+Without a card index, a discard to a maximum a permanent lowered names it: `by #N`. Nor is a control change back to the owner, or, once
 an effect has changed who controls the permanent, to another player: control returns
 without cause when the effect that took it ends (decision 0013 item 4), to the owner or to
 the player an earlier effect still gives it (Mind Flayer's "for as long as"). A replaced
@@ -56,6 +58,7 @@ need no `by`.
 
 from __future__ import annotations
 
+from mtgr.rules.card_facts import maximum_hand_size_may_differ
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import MAXIMUM_HAND_SIZE, GameObject, GameState, Stage
@@ -180,6 +183,22 @@ def _discards_to_hand_size(state: GameState, number: int) -> bool:
     )
 
 
+def _discard_to_a_maximum_the_cards_may_lower(
+    ctx: Context, statement: t.Statement, obj: GameObject | None
+) -> bool:
+    """With a card index, the active player's cleanup discard while a permanent's text may
+    lower their maximum hand size (Cursed Rack, a static ability: no line says it)."""
+    return (
+        ctx.cards is not None
+        and isinstance(statement, t.Move)
+        and ctx.state.turn.step == "cleanup"
+        and statement.source.zone.value == "hand"
+        and obj is not None
+        and obj.owner == ctx.state.turn.player
+        and maximum_hand_size_may_differ(ctx)
+    )
+
+
 def _untap_before_its_step(
     state: GameState, statement: t.Statement, obj: GameObject | None
 ) -> bool:
@@ -246,12 +265,16 @@ def check(ctx: Context, statement: t.Statement) -> None:
         )
         return
     turn = state.turn
+    if _discard_to_a_maximum_the_cards_may_lower(ctx, statement, obj):
+        return
     again = ""
     if isinstance(statement, t.Draw) and turn.step == "draw" and subject.name == turn.player:
         again = " (the draw step's turn-based draw is one card, and it is written above: CR 504.1)"
     elif isinstance(statement, t.Move) and turn.step == "cleanup":
         again = (
-            " (the cleanup step's discard is the active player's, down to seven cards: CR 514.1)"
+            " (the cleanup step's discard is the active player's, down to their maximum hand "
+            "size, seven unless an effect changes it: CR 514.1; name a permanent that lowers it "
+            "with `by #N`)"
         )
     ctx.report(
         RULE,

@@ -48,9 +48,10 @@ turn 4 "Bob"
 
 from __future__ import annotations
 
+from mtgr.rules.card_facts import maximum_hand_size_may_differ
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import MAXIMUM_HAND_SIZE, GameObject, ObjectKind, Stage
+from mtgr.rules.state import MAXIMUM_HAND_SIZE, Stage
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -73,7 +74,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
     if player is None or player.lost:
         return
     hand = state.hand_size(active)
-    if hand <= MAXIMUM_HAND_SIZE or not _maximum_is_seven(ctx):
+    if hand <= MAXIMUM_HAND_SIZE or maximum_hand_size_may_differ(ctx):
         return
     ctx.report(
         RULE,
@@ -82,20 +83,3 @@ def check(ctx: Context, statement: t.Statement) -> None:
         "(CR 514.1), written `#N move hand -> graveyard as discard` in `step cleanup`",
         statement.verb.span,
     )
-
-
-def _maximum_is_seven(ctx: Context) -> bool:
-    """Whether nothing the lines and the card index show may change a maximum hand size."""
-    state = ctx.state
-    if ctx.cards is None:
-        return not state.maximum_hand_size_unsure()
-    return not state.hand_size_effect() and not any(
-        _may_change_hand_size(ctx, obj)
-        for obj in state.objects.values()
-        if obj.zone == "battlefield" or obj.kind is ObjectKind.EMBLEM
-    )
-
-
-def _may_change_hand_size(ctx: Context, obj: GameObject) -> bool:
-    card = ctx.card(obj)
-    return card is None or card.text_mentions("hand size")
