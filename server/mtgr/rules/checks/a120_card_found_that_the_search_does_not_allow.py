@@ -5,10 +5,11 @@ A card moved out of a library during a search (after its `search library` line) 
 spell or ability whose text searches a library "for a Forest or Island card", "a basic
 land card", "an Equipment card", "an instant or sorcery card", when the card's type line
 has none of the types the description asks for (Misty Rainforest finding a Plains,
-Evolving Wilds finding a Tundra). Reads the front face's type
-line. Silent without a card index, for a card the lines do not name, and for a description
-this rule does not read wholly (a color, a mana value, "with", "named", "and"): it reports
-only what a card's types alone rule out.
+Evolving Wilds finding a Tundra). Reads the front face's type line, both halves' for a
+split card. Silent without a card index, for a card the lines do not name, for a
+changeling (every creature type, in a library too), and for a description this rule does
+not read wholly (a color, a mana value, "with", "named", "and"): it reports only what a
+card's types alone rule out.
 
 ## Why
 To search for a card is to find a card that matches the given description (CR 701.23a).
@@ -33,6 +34,7 @@ the battlefield or into a hand has recorded an illegal play, or another card.
 
 ## Rules basis
 - Decision 0042 item 2: what a search finds is written with the lines that follow, caused by the search's cause.
+- CR 702.73a: "This ability works everywhere, even outside the game."
 - CR 701.23a: "To search for a card in a zone, look at all cards in that zone (even if it's a hidden zone) and find a card that matches the given description."
 """
 
@@ -50,7 +52,7 @@ RULE = define(
     "Card found that the search does not allow",
     severity=Severity.ERROR,
     decisions=("0042.2",),
-    cr=("701.23a",),
+    cr=("701.23a", "702.73a"),
     doc=__doc__,
 )
 
@@ -98,12 +100,17 @@ def check(ctx: Context, statement: t.Statement) -> None:
     descriptions = _descriptions(searching_card.front.oracle_text)
     if not descriptions:
         return
-    words = set(found_card.front.type_line.replace("—", " ").casefold().split())
+    if found_card.has_keyword("Changeling"):
+        return  # every creature type, in a library too (CR 702.73a)
+    # a split card's halves together outside the stack (CR 709.4); else the front face
+    faces = found_card.faces if found_card.layout == "split" else found_card.faces[:1]
+    type_line = " // ".join(face.type_line for face in faces)
+    words = set(type_line.replace("—", " ").replace("//", " ").casefold().split())
     if any(all(word in words for word in wanted) for wanted in descriptions):
         return
     ctx.report(
         RULE,
-        f"{found.label()}, a {found_card.front.type_line}, does not match what "
+        f"{found.label()}, a {type_line}, does not match what "
         f"{searcher.label()} searches for ({_described(descriptions)}), so it cannot be found "
         "by it (CR 701.23a)",
         statement.verb.span,
