@@ -7,7 +7,8 @@ land card", "an Equipment card", "an instant or sorcery card", when the card's t
 has none of the types the description asks for (Misty Rainforest finding a Plains,
 Evolving Wilds finding a Tundra). Reads the front face's type line, both halves' for a
 split card. Silent without a card index, for a card the lines do not name, for a
-changeling (every creature type, in a library too), and for a description this rule does
+changeling (every creature type, in a library too) or while a permanent gives cards
+types (Maskwood Nexus, Conspiracy), and for a description this rule does
 not read wholly (a color, a mana value, "with", "named", "and"): it reports only what a
 card's types alone rule out.
 
@@ -42,6 +43,7 @@ from __future__ import annotations
 
 import re
 
+from mtgr.rules.card_facts import could_be_given
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import ObjectKind, Stage
@@ -61,6 +63,9 @@ _QUANTITY = re.compile(r"^(?:an?|one|two|three|four|up to (?:one|two|three|four|
 _ALTERNATIVES = re.compile(r"\s*,\s*(?:or\s+)?|\s+or\s+")
 # the words of a type line a description may ask for in lower case; a subtype it writes
 # capitalized (Forest, Equipment, Gate)
+# a permanent's text that gives cards in a library creature types (Maskwood Nexus,
+# Conspiracy, Arcane Adaptation)
+_GIVES_TYPES = ("every creature type", "chosen type", "chosen creature type")
 _TYPE_WORDS = frozenset(
     [
         "basic",
@@ -100,8 +105,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
     descriptions = _descriptions(searching_card.front.oracle_text)
     if not descriptions:
         return
-    if found_card.has_keyword("Changeling"):
-        return  # every creature type, in a library too (CR 702.73a)
+    if found_card.has_keyword("Changeling") or could_be_given(ctx, found, _GIVES_TYPES):
+        return  # every creature type, in a library too (CR 702.73a); Maskwood Nexus
     # a split card's halves together outside the stack (CR 709.4); else the front face
     faces = found_card.faces if found_card.layout == "split" else found_card.faces[:1]
     type_line = " // ".join(face.type_line for face in faces)
