@@ -3,8 +3,10 @@
 ## What it flags
 A turn, phase or step line while a creature card stays on the battlefield that, in the
 step just ending, was dealt damage (the lines' `damage` lines, added up over the turn) at
-least equal to its toughness, or entered with toughness 0 or less: state-based actions
-should have put it into a graveyard (`move battlefield -> graveyard by sba`). Toughness is
+least equal to its toughness, or by a source whose card lists deathtouch (when the damage
+line does not say `deathtouch`, which is B107's), or entered with toughness 0 or less:
+state-based actions should have put it into a graveyard (`move battlefield -> graveyard by
+sba`). Toughness is
 the printed one with its +1/+1 counters. Silent without a card index, for a toughness
 that is not a number (`*`) or differs between a card's faces, and whenever something the
 lines show could change toughness or save it: a lasting effect on it, or on no object in
@@ -45,6 +47,7 @@ step end
 - Decision 0012 item 5, decision 0050 item 3.
 - CR 704.5f: "If a creature has toughness 0 or less, it's put into its owner's graveyard."
 - CR 704.5g: "If a creature has toughness greater than 0, it has damage marked on it, and the total damage marked on it is greater than or equal to its toughness, that creature has been dealt lethal damage and is destroyed."
+- CR 704.5h: "If a creature has toughness greater than 0, and it's been dealt damage by a source with deathtouch since the last time state-based actions were checked, that creature is destroyed."
 - CR 120.3e: "Damage dealt to a creature by a source with neither wither nor infect causes that much damage to be marked on that creature."
 - CR 704.3: "Whenever a player would get priority (see rule 117, "Timing and Priority"), the game checks for any of the listed conditions for state-based actions, then performs all applicable state-based actions simultaneously as a single event."
 """
@@ -53,11 +56,11 @@ from __future__ import annotations
 
 import re
 
-from mtgr.rules.card_facts import could_be_given
+from mtgr.rules.card_facts import could_be_given, face_up
 from mtgr.rules.context import Context
 from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import Stage
+from mtgr.rules.state import GameObject, Stage
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -65,7 +68,7 @@ RULE = define(
     "Creature with lethal damage or no toughness left on the battlefield",
     severity=Severity.ERROR,
     decisions=("0012.5", "0050.3"),
-    cr=("704.5f", "704.5g", "120.3e", "704.3"),
+    cr=("704.5f", "704.5g", "704.5h", "120.3e", "704.3"),
     doc=__doc__,
 )
 
@@ -106,6 +109,11 @@ def check(ctx: Context, statement: t.Statement) -> None:
                 f"it has {damage} damage marked this turn and toughness {toughness}, "
                 "so it is destroyed (CR 704.5g)"
             )
+        elif marked_now and toughness > 0 and _by_deathtouch(ctx, obj):
+            problem = (
+                "it was dealt damage by a source with deathtouch in this step, so it is "
+                "destroyed (CR 704.5h)"
+            )
         else:
             continue
         if (
@@ -120,3 +128,13 @@ def check(ctx: Context, statement: t.Statement) -> None:
             "come before this line: `move battlefield -> graveyard by sba`",
             related=ctx.where(obj),
         )
+
+
+def _by_deathtouch(ctx: Context, obj: GameObject) -> bool:
+    """Whether the source of the damage last marked on it lists deathtouch, where the line
+    did not say so (a `deathtouch` damage line is B107's)."""
+    source = ctx.state.obj(obj.damaged_by) if obj.damaged_by is not None else None
+    if obj.deathtouch is not None or source is None or source.face_down:
+        return False
+    card = ctx.card(source)
+    return card is not None and face_up(card, source).lists_keyword("deathtouch")
