@@ -103,6 +103,15 @@ def _emblem_could_give(ctx: Context, emblem: GameObject, phrases: tuple[str, ...
     return card is None or any(card.text_mentions(phrase) for phrase in phrases)
 
 
+def may_gain_abilities(ctx: Context, number: int) -> bool:
+    """Whether a lasting effect on the object, or a permanent attached to it, may give it
+    abilities its card does not have."""
+    state = ctx.state
+    if any(effect.on == number for effect in state.effects):
+        return True
+    return any(o.attached_to == number and o.zone == "battlefield" for o in state.objects.values())
+
+
 def face_up(card: Card, obj: GameObject) -> Face:
     """The face whose characteristics a permanent has: the back face of a transformed
     double-faced card (CR 712.8e), the flipped half of a flip card (CR 710.4), else the

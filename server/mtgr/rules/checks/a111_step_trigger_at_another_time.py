@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 
-from mtgr.rules.card_facts import face_up
+from mtgr.rules.card_facts import face_up, may_gain_abilities
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import Stage, source_controller
@@ -89,7 +89,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
     else:
         lines = face_up(card, source).rules_lines()
     step = _only_your_step(lines)
-    if step is None or _could_have_more(ctx, number):
+    if step is None or may_gain_abilities(ctx, number):
         return
     controller = source_controller(state, source)
     if turn.player == controller and turn.step == step:
@@ -120,12 +120,3 @@ def _only_your_step(lines: list[str]) -> str | None:
             return None
         steps.add(_STEPS[found.group(1)])
     return steps.pop() if len(steps) == 1 else None
-
-
-def _could_have_more(ctx: Context, number: int) -> bool:
-    """A lasting effect on the source, or a permanent attached to it, may give it another
-    triggered ability."""
-    state = ctx.state
-    if any(effect.on == number for effect in state.effects):
-        return True
-    return any(o.attached_to == number and o.zone == "battlefield" for o in state.objects.values())
