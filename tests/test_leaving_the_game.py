@@ -45,7 +45,7 @@ def test_what_the_leaving_player_owns_is_attached_to_nothing() -> None:
     assert control_magic.attached_to is None
     assert bears is not None and bears.controller == "Alice"
     assert rancor is not None and rancor.zone == "battlefield"
-    assert rancor.attached_to is None and rancor.detached  # to the graveyard by sba
+    assert rancor.attached_to is None and rancor.detached_moment is not None  # sba: graveyard
     assert state.attached == frozenset()
 
 
