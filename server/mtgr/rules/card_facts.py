@@ -156,6 +156,22 @@ def maximum_hand_size_may_differ(ctx: Context) -> bool:
     return False
 
 
+# Words of Oracle text that make a permanent a creature, or let it be one.
+BECOMES_A_CREATURE = (
+    "becomes a",
+    "become ",
+    "crew ",
+    "is a creature",
+    "are creatures",
+    "artifact creature",
+    "in addition to its other types",
+    "in addition to their other types",  # Life and Limb
+    "that's still a",  # "is a 4/4 ... creature ... that's still a planeswalker"
+    "that are still",  # Nature's Revolt: "All lands are 2/2 creatures that are still lands"
+    "he's a",  # Kaito, Bane of Nightmares: "he's a 3/4 Ninja creature" (and "she's a")
+)
+
+
 # Oracle text that keeps a player in the game (Platinum Angel, Phyrexian Unlife, Lich's
 # Mastery, Angel's Grace; Abyssal Persecutor for its controller's opponents)
 KEEPS_IN_THE_GAME = ("can't lose the game", "don't lose the game")

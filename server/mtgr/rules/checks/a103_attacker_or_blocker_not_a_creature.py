@@ -37,7 +37,7 @@ step declare-attackers
 
 from __future__ import annotations
 
-from mtgr.rules.card_facts import could_be_given
+from mtgr.rules.card_facts import BECOMES_A_CREATURE, could_be_given
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
 from mtgr.syntax import tree as t
@@ -49,21 +49,6 @@ RULE = define(
     decisions=("0012.1", "0012.2", "0050.3"),
     cr=("508.1a", "509.1a"),
     doc=__doc__,
-)
-
-# Words of Oracle text that make a permanent a creature, or let it be one.
-BECOMES_A_CREATURE = (
-    "becomes a",
-    "become ",
-    "crew ",
-    "is a creature",
-    "are creatures",
-    "artifact creature",
-    "in addition to its other types",
-    "in addition to their other types",  # Life and Limb
-    "that's still a",  # "is a 4/4 ... creature ... that's still a planeswalker"
-    "that are still",  # Nature's Revolt: "All lands are 2/2 creatures that are still lands"
-    "he's a",  # Kaito, Bane of Nightmares: "he's a 3/4 Ninja creature" (and "she's a")
 )
 
 

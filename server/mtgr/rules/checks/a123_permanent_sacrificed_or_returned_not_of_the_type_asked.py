@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 
-from mtgr.rules.card_facts import could_be_given, face_up
+from mtgr.rules.card_facts import BECOMES_A_CREATURE, could_be_given, face_up
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import ObjectKind, Stage
@@ -77,13 +77,12 @@ _TYPES = frozenset(
         "forest",
     ]
 )
+# what may give a permanent other types: a land's (Dryad of the Ilysian Grove, Urborg,
+# Blood Moon), or a creature's (a crewed Vehicle, an animated land)
 _CHANGES_TYPES = (
+    *BECOMES_A_CREATURE,
     "in addition to",
     "every basic land type",
-    "becomes a",
-    "become a",
-    "is a creature",
-    "are creatures",
     "nonbasic lands are",
 )
 
