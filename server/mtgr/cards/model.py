@@ -36,11 +36,15 @@ class Face:
 
     def lists_keyword(self, keyword: str) -> bool:
         """Whether a line of its text lists the keyword ("Flying, vigilance"), rather than
-        granting it under a condition ("has flying as long as ...")."""
+        granting it under a condition ("has flying as long as ...", or a leveler's box
+        below "LEVEL 2-6": its level counters decide, CR 711.2a)."""
         keyword = keyword.casefold()
-        return any(
-            item.strip() == keyword for line in self.rules_lines() for item in line.split(",")
-        )
+        for line in self.rules_lines():
+            if _LEVEL_BOX.match(line):
+                return False
+            if any(item.strip() == keyword for item in line.split(",")):
+                return True
+        return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +88,7 @@ class Card:
 
 
 _REMINDER = re.compile(r"\([^)]*\)")
+_LEVEL_BOX = re.compile(r"level \d")
 
 
 def _lists_only(line: str, keywords: set[str]) -> bool:

@@ -1591,7 +1591,8 @@ def _(statement: t.TurnFaceUp, state: GameState, line: LineId) -> GameState:
     )
     # the counters it gets as it is turned face up (megamorph, CR 702.37b) may follow, as
     # entering counters do (P505)
-    return replace(state.with_object(replace(obj, face_down=False)), last_entered=obj.number)
+    turned = replace(obj, face_down=False, turned_up_moment=state.moment)
+    return replace(state.with_object(turned), last_entered=obj.number)
 
 
 @_apply.register
@@ -1852,8 +1853,9 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
                     target,
                     damage=target.damage + amount,
                     deathtouch=touched,
-                    damaged_moment=state.moment,
-                    damaged_by=source,
+                    # a source that would deal 0 damage deals none (CR 120.8)
+                    damaged_moment=state.moment if amount else target.damaged_moment,
+                    damaged_by=source if amount else target.damaged_by,
                 )
             )
             state = _watch(state, target.number)
@@ -2364,6 +2366,7 @@ def _settle_gap(state: GameState, line: LineId) -> GameState:
         struck_first=EMPTY_SET,
         combat_damage=(),
         turn_draw_done=False,
+        combat_unseen=state.turn.phase == "combat",
     )
     return replace(
         state,

@@ -35,6 +35,9 @@ def could_be_given(
     with `any_effect_on_it`, every lasting effect on the object counts; with `from_spells`,
     so does an instant or sorcery in a graveyard or exile whose text mentions one (a
     record may leave out the lasting effect a combat trick left, decision 0013 item 5)."""
+    for kind, _count in obj.counters:  # a keyword counter gives its keyword (CR 122.1b)
+        if any(phrase.strip() in kind.replace("-", " ") for phrase in phrases):
+            return True
     for effect in ctx.state.effects:
         if effect.on in (None, obj.number) or effect.source == obj.number:
             if any_effect_on_it and effect.on == obj.number:
@@ -103,6 +106,27 @@ def _emblem_could_give(ctx: Context, emblem: GameObject, phrases: tuple[str, ...
     return card is None or any(card.text_mentions(phrase) for phrase in phrases)
 
 
+# keyword abilities that are static: a card whose keywords are all among them has no
+# triggered or activated ability beyond its text's lines (prowess, ward, exalted, dash,
+# undying are triggered, and written as keywords alone)
+STATIC_KEYWORDS = frozenset(
+    [
+        *("flying", "haste", "trample", "vigilance", "reach", "menace", "deathtouch"),
+        *("lifelink", "hexproof", "indestructible", "defender", "flash", "shroud"),
+        *("first strike", "double strike", "intimidate", "fear"),
+    ]
+)
+# text that gives other permanents abilities ("Other creatures you control have exalted",
+# "Creatures you control have '{T}: ...'") or makes them copies as they enter
+GIVES_ABILITIES = ("have ", "has ", "copy")
+
+
+def only_static_keywords(card: Card) -> bool:
+    """Whether every keyword of the card is a static one (no triggered or activated ability
+    hides in a keyword: Goblin Guide's haste, not Sage-Eye Avengers' prowess)."""
+    return all(keyword.casefold() in STATIC_KEYWORDS for keyword in card.keywords)
+
+
 def may_gain_abilities(ctx: Context, number: int) -> bool:
     """Whether a lasting effect on the object, or a permanent attached to it, may give it
     abilities its card does not have."""
@@ -135,7 +159,11 @@ def activates_only_loyalty_abilities(ctx: Context, obj: GameObject) -> bool:
     if "Planeswalker" not in face.types():
         return False
     costs = [line.partition(":")[0].strip() for line in face.rules_lines() if ":" in line]
-    return bool(costs) and all(_LOYALTY_COST.fullmatch(cost) for cost in costs)
+    if not costs or not all(_LOYALTY_COST.fullmatch(cost) for cost in costs):
+        return False
+    # an Equipment, Aura or effect on it, or another permanent, may give it another ability
+    # (Sorcerer's Wand on an animated Gideon)
+    return not (may_gain_abilities(ctx, obj.number) or could_be_given(ctx, obj, GIVES_ABILITIES))
 
 
 def maximum_hand_size_may_differ(ctx: Context) -> bool:

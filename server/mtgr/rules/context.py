@@ -102,7 +102,8 @@ class Context:
         """Whether a permanent may have characteristics its printed card does not give, which
         the lines do not say: a melded permanent has only those of its pair's combined back
         face (CR 712.8g), and a clone or shapeshifter those of what it copies (CR 707.2,
-        707.5), whether its own text or a lasting effect made it a copy."""
+        707.5), whether its own text or a lasting effect made it a copy: one on it, or on no
+        object in particular (Mirrorweave makes each other creature a copy)."""
         if obj.zone != "battlefield":
             return False
         if obj.melded_with is not None:
@@ -110,7 +111,8 @@ class Context:
         if any(card.text_mentions(words) for words in BECOMES_A_COPY):
             return True
         return any(
-            effect.on == obj.number and "copy" in effect.text.casefold()
+            effect.on in (obj.number, None)
+            and ("copy" in effect.text.casefold() or "copies" in effect.text.casefold())
             for effect in self.state.effects
         )
 

@@ -169,6 +169,7 @@ class ObjectDetails:
     kept_by_legend: LineId | None = None
     ring_bearer: bool = False  # its controller's Ring-bearer (decision 0062, CR 701.54a)
     face_down: bool = False  # a face-down spell, permanent or exiled card (decision 0028)
+    turned_up_moment: LineId | None = None  # the step it was last turned face up in
     back_face: bool = False  # a double-faced card with its back face up (decision 0029)
     # split, flip and adventurer cards (decision 0064): the half of a split card cast, while
     # on the stack; cast as an Adventure, or on an adventure in exile after resolving; flipped
@@ -400,6 +401,9 @@ class Turn:
     phase: str | None = None
     starting_player_skipped_draw: bool = False
     normal_player: str | None = None  # the player of the last turn that was not an extra turn
+    # a gap ended in this turn's combat: who attacks and who blocks the lines do not show
+    # (a keyframe does not record combat, decision 0020 item 6)
+    combat_unseen: bool = False
     repeated: bool = False  # the current phase or step came again (510.4, 514.3a, 500.8)
     # while added phases run (500.8): where the turn stood when the first was added; the
     # regular phases that follow them are placed from there (505.1a, decision 0043)

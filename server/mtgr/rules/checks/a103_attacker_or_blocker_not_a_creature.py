@@ -37,7 +37,7 @@ step declare-attackers
 
 from __future__ import annotations
 
-from mtgr.rules.card_facts import BECOMES_A_CREATURE, could_be_given
+from mtgr.rules.card_facts import BECOMES_A_CREATURE, could_be_given, may_gain_abilities
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
 from mtgr.syntax import tree as t
@@ -63,6 +63,10 @@ def check(ctx: Context, statement: t.Statement) -> None:
         return
     if could_be_given(ctx, obj, BECOMES_A_CREATURE, any_effect_on_it=True):
         return
+    if may_gain_abilities(ctx, obj.number) or any(
+        effect.on is None and "creature" in effect.text.casefold() for effect in ctx.state.effects
+    ):
+        return  # Wind Zendikon on it; "every land is a 2/2 creature" in the writer's words
     verb = "attack" if isinstance(statement, t.Attack) else "block"
     ctx.report(
         RULE,

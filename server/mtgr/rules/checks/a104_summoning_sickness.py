@@ -56,7 +56,7 @@ step declare-attackers
 
 from __future__ import annotations
 
-from mtgr.rules.card_facts import could_be_given, face_up
+from mtgr.rules.card_facts import could_be_given, face_up, may_gain_abilities
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import GameObject
@@ -121,11 +121,13 @@ def _summoning_sick(ctx: Context, obj: GameObject, name: t.Text | None) -> bool:
     state = ctx.state
     if obj.zone != "battlefield" or obj.controlled_since is None:
         return False
-    if obj.controlled_since != state.turn.line:
-        return False
+    if obj.controlled_since != state.turn.line or obj.control_given:
+        return False  # (a `control` line: Act of Treason gives haste, its line may not say so)
     card = ctx.card(obj, name)
     if card is None or card.has_keyword("Haste"):
         return False
     if "Creature" not in face_up(card, obj).types():
         return False  # a modal double-faced card played as its land face (CR 712.8f)
+    if may_gain_abilities(ctx, obj.number):
+        return False  # an Aura or effect on it may make it no creature (Imprisoned in the Moon)
     return not could_be_given(ctx, obj, ("haste",))

@@ -74,6 +74,12 @@ RULE = define(
 
 # Oracle text that can change toughness, or keep a damaged creature on the battlefield.
 SAVES_IT = ("get +", "gets +", "indestructible", "regenerate", "toughness", "prevent")
+_LOSES_DEATHTOUCH = (
+    "lose deathtouch",
+    "loses deathtouch",
+    "lose all abilities",
+    "loses all abilities",
+)
 # a lasting effect written in short, `+1/+1` or `+X/+X` (decision 0013), raises toughness
 _RAISES_TOUGHNESS = re.compile(r"/\+(?:\d|x)", re.IGNORECASE)
 
@@ -89,8 +95,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
         damage = obj.damage
         marked_now = damage > 0 and obj.damaged_moment == state.moment
         entered_now = obj.entered_moment == state.moment
-        if not (marked_now or entered_now) or obj.counter("-1/-1"):
-            continue
+        if not (marked_now or entered_now) or any(kind != "+1/+1" for kind, _ in obj.counters):
+            continue  # -1/-1, level or keyword counters (CR 122.1b, 711.2a) change what it reads
         card = ctx.card(obj)
         if card is None or "Creature" not in card.front.types():
             continue
@@ -137,4 +143,8 @@ def _by_deathtouch(ctx: Context, obj: GameObject) -> bool:
     if obj.deathtouch is not None or source is None or source.face_down:
         return False
     card = ctx.card(source)
-    return card is not None and face_up(card, source).lists_keyword("deathtouch")
+    if card is None or not face_up(card, source).lists_keyword("deathtouch"):
+        return False
+    return not could_be_given(
+        ctx, source, _LOSES_DEATHTOUCH, any_effect_on_it=True, from_spells=True
+    )

@@ -5,9 +5,12 @@
 beginning of your" and names a step or phase (Dark Confidant's upkeep, Sylvan Library's
 draw step, The Chain Veil's end step), and the line stands in a turn of another player than
 #M's controller, or in another step. Silent without a card index, for a card with any other
-triggered ability (Ichorid's "At the beginning of the end step"), for a trigger of a
-trigger (`by #A`), where a lasting effect on #M or something attached to it could give it
-another ability, and for a missed trigger a judge had put on the stack (decision 0106).
+triggered ability (Ichorid's "At the beginning of the end step", a keyword that triggers:
+undying, myriad), for a trigger of a trigger (`by #A`), where a lasting effect on #M,
+something attached to it or another permanent's text could give it another ability
+(Mikaeus's undying), for a delayed "your next upkeep" trigger of a card off the
+battlefield (a Pact's is its caster's, who may not be its owner), and for a missed trigger
+a judge had put on the stack (decision 0106).
 
 ## Why
 "At the beginning of your upkeep" triggers only at the beginning of its controller's
@@ -41,7 +44,13 @@ from __future__ import annotations
 
 import re
 
-from mtgr.rules.card_facts import face_up, may_gain_abilities
+from mtgr.rules.card_facts import (
+    GIVES_ABILITIES,
+    could_be_given,
+    face_up,
+    may_gain_abilities,
+    only_static_keywords,
+)
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import Stage, source_controller
@@ -89,8 +98,12 @@ def check(ctx: Context, statement: t.Statement) -> None:
     else:
         lines = face_up(card, source).rules_lines()
     step = _only_your_step(lines)
-    if step is None or may_gain_abilities(ctx, number):
+    if step is None or may_gain_abilities(ctx, number) or not only_static_keywords(card):
         return
+    if could_be_given(ctx, source, GIVES_ABILITIES):
+        return  # Mikaeus gives undying, Legion Loyalty myriad
+    if source.zone != "battlefield" and any("your next" in line for line in lines):
+        return  # a Pact's delayed trigger is its caster's, who may not be its owner (603.7d)
     controller = source_controller(state, source)
     if turn.player == controller and turn.step == step:
         return

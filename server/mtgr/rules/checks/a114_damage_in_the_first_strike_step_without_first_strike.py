@@ -114,6 +114,8 @@ def _in_combat(obj: GameObject) -> bool:
 def _strikes_first(ctx: Context, obj: GameObject) -> bool | None:
     """Whether the face it has up lists first strike or double strike; None when its text is
     not known (no card, or face down)."""
+    if any(obj.counter(kind) for kind in ("first-strike", "double-strike")):
+        return True  # a keyword counter (CR 122.1b)
     card = ctx.card(obj)
     if card is None or obj.face_down:
         return None

@@ -59,8 +59,8 @@ _ALLOWS_IT = (
     "loses shroud",
     "didn't have hexproof",
     "didn't have shroud",
-    "lose all abilities",
-    "loses all abilities",
+    "lose all",  # "loses all abilities", Darksteel Mutation's "loses all other abilities"
+    "loses all",
 )
 
 

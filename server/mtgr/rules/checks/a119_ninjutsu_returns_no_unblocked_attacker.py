@@ -3,7 +3,8 @@
 ## What it flags
 A `#M move battlefield -> hand by #A`, where A is an ability activated from a card in hand
 (or the command zone) that has ninjutsu or commander ninjutsu, when M is not attacking, was
-blocked, or is not controlled by A's controller. Silent without a card index.
+blocked, or is not controlled by A's controller. Silent without a card index, and when a gap
+ended in this turn's combat (a keyframe does not record combat, decision 0020 item 6).
 
 ## Why
 Ninjutsu's cost includes returning "an unblocked attacking creature you control to its
@@ -65,6 +66,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
     if statement.source.zone.value != "battlefield" or statement.destination.zone.value != "hand":
         return
     state = ctx.state
+    if state.turn.combat_unseen:
+        return  # a keyframe does not show who attacks or is blocked (decision 0020 item 6)
     ability = state.obj(cause.agent.number)
     returned = state.obj(statement.subject.number)
     if ability is None or returned is None or ability.kind is not ObjectKind.ABILITY:

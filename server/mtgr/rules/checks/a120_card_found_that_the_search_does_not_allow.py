@@ -63,9 +63,15 @@ _QUANTITY = re.compile(r"^(?:an?|one|two|three|four|up to (?:one|two|three|four|
 _ALTERNATIVES = re.compile(r"\s*,\s*(?:or\s+)?|\s+or\s+")
 # the words of a type line a description may ask for in lower case; a subtype it writes
 # capitalized (Forest, Equipment, Gate)
-# a permanent's text that gives cards in a library creature types (Maskwood Nexus,
-# Conspiracy, Arcane Adaptation)
-_GIVES_TYPES = ("every creature type", "chosen type", "chosen creature type")
+# a permanent's text that gives cards in a library types (Maskwood Nexus, Conspiracy,
+# Arcane Adaptation, Encroaching Mycosynth)
+_GIVES_TYPES = (
+    "every creature type",
+    "chosen type",
+    "chosen creature type",
+    "aren't on the battlefield",  # Encroaching Mycosynth: "... are artifacts in addition to"
+    "in addition to their other types",
+)
 _TYPE_WORDS = frozenset(
     [
         "basic",

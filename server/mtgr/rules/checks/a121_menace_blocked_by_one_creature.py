@@ -3,10 +3,11 @@
 ## What it flags
 The line that ends the declare blockers step (the next step or phase) while an attacker
 whose face up lists menace is blocked by exactly one creature. Silent without a card
-index, for a face-down creature or a card the index does not know, when something left
-the battlefield during the step (a second blocker that died after blocks were declared
-keeps the attacker blocked), and when the lines show something that could take its
-menace away.
+index, for a face-down creature or a card the index does not know, for one blocked face
+down and turned face up in the step, when something left the battlefield during the step
+(a second blocker that died after blocks were declared keeps the attacker blocked), when
+a gap ended in this turn's combat (a keyframe does not record blocks), and when the lines
+show something that could take its menace away.
 
 ## Why
 A creature with menace can't be blocked except by two or more creatures (CR 702.111b);
@@ -42,7 +43,7 @@ from mtgr.rules.card_facts import could_be_given, face_up
 from mtgr.rules.context import Context
 from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import Stage
+from mtgr.rules.state import ObjectKind, Stage
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -60,10 +61,15 @@ _LOSES_MENACE = ("lose menace", "loses menace", "lose all abilities", "loses all
 @RULE.on(t.Turn, t.PhaseOrStep, stages=(Stage.PLAYING,), with_cards=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
-    if state.turn.step != "declare-blockers" or quiet(ctx) or state.incomplete_since_step:
+    if state.turn.step != "declare-blockers" or quiet(ctx) or state.turn.combat_unseen:
         return
     objects = state.objects.values()
-    if any(o.entered_moment == state.moment and o.zone != "battlefield" for o in objects):
+    if any(
+        o.entered_moment == state.moment
+        and o.zone not in ("battlefield", "stack")
+        and o.kind is not ObjectKind.ABILITY
+        for o in objects
+    ):
         return  # something left the battlefield in the step: a blocker, maybe
     blockers: dict[int, int] = {}
     for obj in objects:
@@ -74,6 +80,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
         attacker = state.obj(number)
         if count != 1 or attacker is None or not attacker.attacking or attacker.face_down:
             continue
+        if attacker.turned_up_moment == state.moment:
+            continue  # blocked face down, with no menace, then turned face up (CR 509.1h)
         card = ctx.card(attacker)
         if card is None or not face_up(card, attacker).lists_keyword("menace"):
             continue

@@ -140,6 +140,8 @@ def _not_wanted(
     card = ctx.card(target)
     if card is None or len(card.faces) != 1 or could_be_given(ctx, target, _CHANGES_TYPES):
         return None
+    if card.has_keyword("Bestow") or card.has_keyword("Mutate"):
+        return None  # cast bestowed it is an Aura spell, not a creature spell (CR 702.103b)
     types = {word.casefold() for word in card.front.types()}
     if any(all(_has(types, word) for word in words) for words in alternatives):
         return None

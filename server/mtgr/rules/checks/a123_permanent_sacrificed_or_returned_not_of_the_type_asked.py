@@ -84,6 +84,10 @@ _CHANGES_TYPES = (
     "in addition to",
     "every basic land type",
     "nonbasic lands are",
+    "land is an",  # Spreading Seas: "Enchanted land is an Island"; Quicksilver Fountain
+    "land is a",
+    "lands are",
+    "chosen type",  # Convincing Mirage: "Enchanted land is the chosen type"
 )
 
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 
-from mtgr.rules.card_facts import could_be_given
+from mtgr.rules.card_facts import GIVES_ABILITIES, could_be_given, may_gain_abilities
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import ObjectKind, Stage
@@ -76,8 +76,12 @@ def check(ctx: Context, statement: t.Statement) -> None:
     ):
         return
     card = ctx.card(source)
-    if card is None:
-        return
+    if card is None or "Arcane" in card.front.type_line:
+        return  # a spliced spell has other cards' text too (CR 702.47c)
+    if resolving is not source and (
+        may_gain_abilities(ctx, source.number) or could_be_given(ctx, source, GIVES_ABILITIES)
+    ):
+        return  # an ability Sorcerer's Wand gives it, not its own
     text = " ".join(face.oracle_text for face in card.faces).casefold()
     amounts = [int(found) for found in _FIXED.findall(text)]
     if not amounts or any(phrase in text for phrase in _VARIABLE):

@@ -4,10 +4,12 @@
 `#N trigger of #M` when every triggered ability of the face of #M's card is a "Whenever
 [this creature] attacks" ability (Goblin Guide, Ophidian), and #M is not attacking, or
 entered the battlefield attacking (a ninja, a token made attacking). Silent without a card
-index, for a card with any other triggered ability ("attacks or blocks" included), for a
-trigger of a trigger (`by #A`), where a lasting effect on #M or something attached to it
-could give it another ability, and for a missed trigger a judge had put on the stack
-(decision 0106).
+index, for a card with any other triggered ability ("attacks or blocks", "attacks and
+isn't blocked", a keyword that triggers: prowess, exalted, dash), for a trigger of a
+trigger (`by #A`), where a lasting effect on #M, something attached to it or another
+permanent's text could give it another ability (Sublime Archangel's exalted) or make it a
+copy, when a gap ended in this turn's combat (a keyframe does not show who attacks), and
+for a missed trigger a judge had put on the stack (decision 0106).
 
 ## Why
 "Whenever [a creature] attacks" triggers if that creature is declared as an attacker, and
@@ -40,7 +42,13 @@ from __future__ import annotations
 
 import re
 
-from mtgr.rules.card_facts import face_up, may_gain_abilities
+from mtgr.rules.card_facts import (
+    GIVES_ABILITIES,
+    could_be_given,
+    face_up,
+    may_gain_abilities,
+    only_static_keywords,
+)
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import Stage
@@ -68,17 +76,19 @@ def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
     number = statement.source.number
     source = state.obj(number)
-    if source is None or state.judge_added == number or state.incomplete_since_step:
-        return
+    if source is None or state.judge_added == number or state.turn.combat_unseen:
+        return  # (a keyframe in this combat does not show who attacks, decision 0020 item 6)
     card = ctx.card(source)
     if card is None or source.face_down or source.zone != "battlefield":
         return
+    if not only_static_keywords(card):
+        return  # prowess, exalted, dash: triggers its keywords hide
     face = face_up(card, source)
     if not _only_attack_triggers(face.rules_lines(), face.name):
         return
     if source.attacking and not source.entered_attacking:
         return
-    if may_gain_abilities(ctx, number):
+    if may_gain_abilities(ctx, number) or could_be_given(ctx, source, GIVES_ABILITIES):
         return
     why = "entered the battlefield attacking" if source.attacking else "is not attacking"
     ctx.report(
@@ -95,7 +105,7 @@ def _only_attack_triggers(lines: list[str], name: str) -> bool:
     (by its name, its short name or "this creature"), and there is one."""
     names = {name.casefold(), name.split(",")[0].casefold(), "this creature"}
     pattern = re.compile(
-        r"^whenever (?:" + "|".join(re.escape(n) for n in names) + r") attacks\b(?! or)"
+        r"^whenever (?:" + "|".join(re.escape(n) for n in names) + r") attacks\b(?! or| and)"
     )
     triggers = [line for line in lines if _TRIGGER.match(line)]
     return bool(triggers) and all(pattern.match(line) for line in triggers)

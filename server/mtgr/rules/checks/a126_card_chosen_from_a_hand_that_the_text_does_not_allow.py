@@ -1,7 +1,7 @@
 """A card taken from a revealed hand that the spell's description does not allow.
 
 ## What it flags
-A card moved out of a hand by a spell or ability whose text says "You choose a nonland
+A card moved out of a hand, while it resolves, by a spell or ability whose text says "You choose a nonland
 card from it" (Thoughtseize), "a noncreature, nonland card" (Duress, Kitesail
 Freebooter), "an instant or sorcery card", when the card's type line does not match: a
 land discarded to Thoughtseize. Reads the front face's type line (both halves' for a split
@@ -55,6 +55,11 @@ RULE = define(
 )
 
 _CHOOSE = re.compile(r"\bchooses? an? ([a-z, ]+?) card\b[^.]*? from (?:it|their hand)")
+_GIVES_TYPES = (
+    "in addition to its other types",
+    "in addition to their other types",
+    "aren't on the battlefield",
+)
 _TYPES = frozenset(
     ["land", "creature", "artifact", "enchantment", "instant", "sorcery", "planeswalker", "battle"]
 )
@@ -71,8 +76,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
     state = ctx.state
     causing = state.obj(cause.agent.number)
     moved = state.obj(statement.subject.number)
-    if causing is None or moved is None:
-        return
+    if causing is None or moved is None or state.resolving != causing.number:
+        return  # a cost paid in casting (escalate's discard) is no choice from a revealed hand
     text_of = state.obj(causing.source) if causing.kind is ObjectKind.ABILITY else causing
     card = ctx.card(text_of) if text_of is not None else None
     moved_card = ctx.card(moved, statement.name)
@@ -85,7 +90,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
     types = {word.casefold() for face in faces for word in face.types()}
     if any(all(_has(types, word) for word in words) for words in wanted):
         return
-    if could_be_given(ctx, moved, ("in addition to its other types",)):
+    if could_be_given(ctx, moved, _GIVES_TYPES):
         return
     described = " or ".join(", ".join(words) for words in wanted)
     type_line = " // ".join(face.type_line for face in faces)
