@@ -21,6 +21,7 @@ import re
 from mtgr.cards.model import Card, Face
 from mtgr.rules.context import Context
 from mtgr.rules.state import THE_RING, GameObject, ObjectKind
+from mtgr.syntax import tree as t
 
 
 def could_be_given(
@@ -125,6 +126,22 @@ def only_static_keywords(card: Card) -> bool:
     """Whether every keyword of the card is a static one (no triggered or activated ability
     hides in a keyword: Goblin Guide's haste, not Sage-Eye Avengers' prowess)."""
     return all(keyword.casefold() in STATIC_KEYWORDS for keyword in card.keywords)
+
+
+def moved_by_an_object(ctx: Context, move: t.Move) -> tuple[GameObject, GameObject] | None:
+    """The object a move's cause names and the object moved, when both are known."""
+    cause = move.cause
+    if cause is None or not isinstance(cause.agent, t.ObjectRef):
+        return None
+    causing = ctx.state.obj(cause.agent.number)
+    moved = ctx.state.obj(move.subject.number)
+    return None if causing is None or moved is None else (causing, moved)
+
+
+def whose_text(ctx: Context, obj: GameObject) -> GameObject | None:
+    """The object whose printed text a spell or ability carries out: an ability's source,
+    or the spell itself."""
+    return ctx.state.obj(obj.source) if obj.kind is ObjectKind.ABILITY and obj.source else obj
 
 
 def may_gain_abilities(ctx: Context, number: int) -> bool:

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import re
 
-from mtgr.rules.card_facts import could_be_given
+from mtgr.rules.card_facts import could_be_given, moved_by_an_object
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import Stage
@@ -73,15 +73,13 @@ _MANA_SYMBOL = re.compile(r"\{([^}]*)\}")
 @RULE.on(t.Move, stages=(Stage.PLAYING,), outside_gaps_and_keyframes=True, with_cards=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Move)
-    cause = statement.cause
-    if cause is None or not isinstance(cause.agent, t.ObjectRef):
-        return
     if statement.source.zone.value != "hand" or statement.destination.zone.value != "exile":
         return
-    state = ctx.state
-    spell = state.obj(cause.agent.number)
-    exiled = state.obj(statement.subject.number)
-    if spell is None or exiled is None or spell.zone != "stack" or exiled.zone != "hand":
+    objects = moved_by_an_object(ctx, statement)
+    if objects is None:
+        return
+    spell, exiled = objects
+    if spell.zone != "stack" or exiled.zone != "hand":
         return
     spell_card = ctx.card(spell)
     if spell_card is None:

@@ -40,6 +40,7 @@ step declare-blockers
 
 from __future__ import annotations
 
+from mtgr.rules.card_facts import moved_by_an_object
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import ObjectKind, Stage
@@ -60,17 +61,16 @@ _NINJUTSU = ("Ninjutsu", "Commander ninjutsu")
 @RULE.on(t.Move, stages=(Stage.PLAYING,), outside_gaps_and_keyframes=True, with_cards=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Move)
-    cause = statement.cause
-    if cause is None or not isinstance(cause.agent, t.ObjectRef):
-        return
     if statement.source.zone.value != "battlefield" or statement.destination.zone.value != "hand":
         return
     state = ctx.state
     if state.turn.combat_unseen:
         return  # a keyframe does not show who attacks or is blocked (decision 0020 item 6)
-    ability = state.obj(cause.agent.number)
-    returned = state.obj(statement.subject.number)
-    if ability is None or returned is None or ability.kind is not ObjectKind.ABILITY:
+    objects = moved_by_an_object(ctx, statement)
+    if objects is None:
+        return
+    ability, returned = objects
+    if ability.kind is not ObjectKind.ABILITY:
         return
     if ability.zone != "stack" or ability.source is None:
         return

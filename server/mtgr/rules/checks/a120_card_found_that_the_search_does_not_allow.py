@@ -43,10 +43,10 @@ from __future__ import annotations
 
 import re
 
-from mtgr.rules.card_facts import could_be_given
+from mtgr.rules.card_facts import could_be_given, moved_by_an_object, whose_text
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import ObjectKind, Stage
+from mtgr.rules.state import Stage
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -93,17 +93,13 @@ _TYPE_WORDS = frozenset(
 @RULE.on(t.Move, stages=(Stage.PLAYING,), outside_gaps_and_keyframes=True, with_cards=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Move)
-    cause = statement.cause
-    if cause is None or not isinstance(cause.agent, t.ObjectRef):
-        return
-    state = ctx.state
-    if statement.source.zone.value != "library" or state.searching is None:
+    if statement.source.zone.value != "library" or ctx.state.searching is None:
         return  # a card moved from a library, not found by a search (Undercity's last room)
-    searcher = state.obj(cause.agent.number)
-    found = state.obj(statement.subject.number)
-    if searcher is None or found is None:
+    objects = moved_by_an_object(ctx, statement)
+    if objects is None:
         return
-    text_of = state.obj(searcher.source) if searcher.kind is ObjectKind.ABILITY else searcher
+    searcher, found = objects
+    text_of = whose_text(ctx, searcher)
     searching_card = ctx.card(text_of) if text_of is not None else None
     found_card = ctx.card(found, statement.name)
     if searching_card is None or found_card is None:

@@ -40,7 +40,13 @@ from __future__ import annotations
 
 import re
 
-from mtgr.rules.card_facts import BECOMES_A_CREATURE, could_be_given, face_up
+from mtgr.rules.card_facts import (
+    BECOMES_A_CREATURE,
+    could_be_given,
+    face_up,
+    moved_by_an_object,
+    whose_text,
+)
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import ObjectKind, Stage
@@ -94,20 +100,18 @@ _CHANGES_TYPES = (
 @RULE.on(t.Move, stages=(Stage.PLAYING,), outside_gaps_and_keyframes=True, with_cards=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Move)
-    cause = statement.cause
-    if cause is None or not isinstance(cause.agent, t.ObjectRef):
-        return
     if statement.source.zone.value != "battlefield":
         return
     sacrifice = statement.kind is not None and statement.kind.value == "sacrifice"
     if not sacrifice and statement.destination.zone.value != "hand":
         return
-    state = ctx.state
-    causing = state.obj(cause.agent.number)
-    moved = state.obj(statement.subject.number)
-    if causing is None or moved is None or moved.face_down or moved.kind is not ObjectKind.CARD:
+    objects = moved_by_an_object(ctx, statement)
+    if objects is None:
         return
-    text_of = state.obj(causing.source) if causing.kind is ObjectKind.ABILITY else causing
+    causing, moved = objects
+    if moved.face_down or moved.kind is not ObjectKind.CARD:
+        return
+    text_of = whose_text(ctx, causing)
     if text_of is None or text_of.number == moved.number:
         return  # "sacrifice it", "return it"
     card = ctx.card(text_of)

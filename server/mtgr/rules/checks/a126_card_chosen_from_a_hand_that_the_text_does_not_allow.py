@@ -39,10 +39,10 @@ from __future__ import annotations
 
 import re
 
-from mtgr.rules.card_facts import could_be_given
+from mtgr.rules.card_facts import could_be_given, moved_by_an_object, whose_text
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import ObjectKind, Stage
+from mtgr.rules.state import Stage
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -68,17 +68,13 @@ _TYPES = frozenset(
 @RULE.on(t.Move, stages=(Stage.PLAYING,), outside_gaps_and_keyframes=True, with_cards=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Move)
-    cause = statement.cause
-    if cause is None or not isinstance(cause.agent, t.ObjectRef):
-        return
     if statement.source.zone.value != "hand":
         return
-    state = ctx.state
-    causing = state.obj(cause.agent.number)
-    moved = state.obj(statement.subject.number)
-    if causing is None or moved is None or state.resolving != causing.number:
+    objects = moved_by_an_object(ctx, statement)
+    if objects is None or ctx.state.resolving != objects[0].number:
         return  # a cost paid in casting (escalate's discard) is no choice from a revealed hand
-    text_of = state.obj(causing.source) if causing.kind is ObjectKind.ABILITY else causing
+    causing, moved = objects
+    text_of = whose_text(ctx, causing)
     card = ctx.card(text_of) if text_of is not None else None
     moved_card = ctx.card(moved, statement.name)
     if card is None or moved_card is None:
