@@ -138,6 +138,18 @@ def moved_by_an_object(ctx: Context, move: t.Move) -> tuple[GameObject, GameObje
     return None if causing is None or moved is None else (causing, moved)
 
 
+def activated_under_the_rules(ctx: Context, line: t.AbilityOf) -> GameObject | None:
+    """The permanent an `activate of` line activates an ability of, when no effect allows
+    the activation (no `by`, decision 0070) and the step is written whole; else None."""
+    state = ctx.state
+    if line.verb.value != "activate" or line.source is None or line.cause is not None:
+        return None
+    if state.incomplete_since_step or state.turn.player is None:
+        return None
+    permanent = state.obj(line.source.number)
+    return permanent if permanent is not None and permanent.zone == "battlefield" else None
+
+
 def whose_text(ctx: Context, obj: GameObject) -> GameObject | None:
     """The object whose printed text a spell or ability carries out: an ability's source,
     or the spell itself."""

@@ -85,6 +85,21 @@ def current_step(turn: Turn) -> str:
     return f"the {turn.phase} phase" if turn.phase else "the start of the turn"
 
 
+def sorcery_timing_problems(state: GameState, player: str | None) -> list[str]:
+    """Why a player may not do now what is done only as a sorcery: in their own main phase
+    with an empty stack (CR 307.1, 602.5d); empty when they may."""
+    turn = state.turn
+    problems = []
+    if player is not None and turn.player is not None and turn.player != player:
+        problems.append(f'it is "{turn.player}"\'s turn, not "{player}"\'s')
+    if turn.phase != "main":
+        problems.append(f"it is {current_step(turn)}, not a main phase")
+    if state.stack:
+        top = state.obj(state.stack[-1])
+        problems.append(f"the stack is not empty ({top.label() if top else '#?'} is on it)")
+    return problems
+
+
 def possessive(name: str | None) -> str:
     return f"{name}'s" if name else "its owner's"
 

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from mtgr.rules.card_facts import could_be_given
 from mtgr.rules.context import Context
-from mtgr.rules.describe import current_step, quiet
+from mtgr.rules.describe import quiet, sorcery_timing_problems
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import Stage
 from mtgr.syntax import tree as t
@@ -76,15 +76,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
     if card.any_face_has_type("Land") or card.has_keyword("Flash"):
         return
     caster = statement.caster.name if statement.caster else obj.controller or obj.owner
-    turn = state.turn
-    problems = []
-    if caster is not None and turn.player is not None and turn.player != caster:
-        problems.append(f'it is "{turn.player}"\'s turn, not "{caster}"\'s')
-    if turn.phase != "main":
-        problems.append(f"it is {current_step(turn)}, not a main phase")
-    if state.stack:
-        top = state.obj(state.stack[-1])
-        problems.append(f"the stack is not empty ({top.label() if top else '#?'} is on it)")
+    problems = sorcery_timing_problems(state, caster)
     if not problems or could_be_given(ctx, obj, INSTANT_SPEED):
         return
     kind = card.front.type_line.split("—")[0].strip().lower()

@@ -39,7 +39,11 @@ the Mind Sculptor's [0] twice in a turn is as illegal as his +2 twice.
 
 from __future__ import annotations
 
-from mtgr.rules.card_facts import activates_only_loyalty_abilities, could_be_given
+from mtgr.rules.card_facts import (
+    activated_under_the_rules,
+    activates_only_loyalty_abilities,
+    could_be_given,
+)
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import Stage
@@ -59,15 +63,9 @@ RULE = define(
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.AbilityOf)
     state = ctx.state
-    if statement.verb.value != "activate" or statement.source is None:
-        return
-    if statement.cause is not None or state.incomplete_since_step:
-        return  # an effect allows it (decision 0070), or the step is not all written
-    permanent = state.obj(statement.source.number)
     turn = state.turn
-    if permanent is None or permanent.zone != "battlefield" or turn.player is None:
-        return
-    if not activates_only_loyalty_abilities(ctx, permanent):
+    permanent = activated_under_the_rules(ctx, statement)
+    if permanent is None or not activates_only_loyalty_abilities(ctx, permanent):
         return
     if permanent.number in turn.activated or permanent.number in turn.loyalty_used:
         problem = "a loyalty ability of it was already activated this turn"

@@ -42,9 +42,9 @@ phase main
 
 from __future__ import annotations
 
-from mtgr.rules.card_facts import could_be_given, face_up
+from mtgr.rules.card_facts import activated_under_the_rules, could_be_given, face_up
 from mtgr.rules.context import Context
-from mtgr.rules.describe import current_step
+from mtgr.rules.describe import sorcery_timing_problems
 from mtgr.rules.registry import Severity, define
 from mtgr.rules.state import GameObject, Stage
 from mtgr.syntax import tree as t
@@ -68,26 +68,10 @@ _MAY_BE_OTHERWISE = ('have "', 'has "', "any time you could cast an instant", "a
 @RULE.on(t.AbilityOf, stages=(Stage.PLAYING,), outside_gaps_and_keyframes=True, with_cards=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.AbilityOf)
-    state = ctx.state
-    if statement.verb.value != "activate" or statement.source is None:
+    permanent = activated_under_the_rules(ctx, statement)
+    if permanent is None or not _only_sorcery_speed(ctx, permanent):
         return
-    if statement.cause is not None or state.incomplete_since_step:
-        return
-    permanent = state.obj(statement.source.number)
-    turn = state.turn
-    if permanent is None or permanent.zone != "battlefield" or turn.player is None:
-        return
-    if not _only_sorcery_speed(ctx, permanent):
-        return
-    controller = permanent.controller or permanent.owner
-    problems = []
-    if controller is not None and turn.player != controller:
-        problems.append(f"it is {turn.player}'s turn, not {controller}'s")
-    if turn.phase != "main":
-        problems.append(f"it is {current_step(turn)}, not a main phase")
-    if state.stack:
-        top = state.obj(state.stack[-1])
-        problems.append(f"the stack is not empty ({top.label() if top else '#?'} is on it)")
+    problems = sorcery_timing_problems(ctx.state, permanent.controller or permanent.owner)
     if not problems or could_be_given(ctx, permanent, _MAY_BE_OTHERWISE):
         return
     ctx.report(
