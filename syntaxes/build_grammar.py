@@ -200,6 +200,7 @@ OBJECT_VERBS = [
     "flip",  # a flip card flips (decision 0064)
     "unlock",  # a Room's door (decision 0099)
     "lock",
+    "level",  # a Class's level (decision 0108)
     "hidden",  # a known card in a hand mixed with unseen ones (decision 0100)
     "meld",  # a meld pair melds (decision 0065)
 ]

@@ -162,3 +162,16 @@ def test_state_shows_commander_damage_and_players_who_left(capsys) -> None:
     assert "Carol: life 19, 21 commander damage from #3," in out
     code, out, _ = run(capsys, "state", f"{path}:{loss + 1}")
     assert "Carol: life 19, 21 commander damage from #3, hand 0" in out and "(lost)" in out
+
+
+def test_state_shows_a_class_level(capsys) -> None:
+    path = (
+        ROOT / "tests" / "cases" / "valid" / "o236-ranger-class-gains-its-levels-one-at-a-time.mtgr"
+    )
+    lines = path.read_text(encoding="utf-8").splitlines()
+    code, out, _ = run(capsys, "state", f"{path}:{lines.index('#1 level 2 by #14') + 1}")
+    assert code == 0
+    assert "#1 (Ranger Class), level 2" in out and "#8 (Ranger Class), level 3" in out
+    before = lines.index("#1 level 2 by #14")  # the line before it: level 1, shown as no level
+    code, out, _ = run(capsys, "state", f"{path}:{before}")
+    assert "#1 (Ranger Class), level" not in out

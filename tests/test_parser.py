@@ -48,6 +48,7 @@ FORMS: dict[str, tuple[str, type]] = {
     "complete_phrase": ("#41 complete by sba", t.Complete),
     "flip_phrase": ("#7 flip by #8", t.Flip),
     "unlock_phrase": ('#7 unlock "Locker Room" by #8', t.Unlock),
+    "class_level_phrase": ("#7 level 2 by #8", t.ClassLevel),
     "hidden_phrase": ("#11 hidden by #8", t.Hidden),
     "meld_phrase": ("#30 meld #31 by #32", t.Meld),
     "snapshot_object_phrase": (

@@ -215,6 +215,8 @@ class _Viewer:
             marks.append("phased out")
         if obj.unlocked:
             marks.append("unlocked: " + ", ".join(obj.unlocked))
+        if obj.level is not None:
+            marks.append(f"level {obj.level}")
         # split, adventurer, flip and meld cards, the Ring-bearer (decisions 0062 to 0065)
         if obj.half is not None:
             marks.append(f"as {obj.half}")

@@ -483,6 +483,7 @@ def _moved(
         if obj.half is not None and obj.zone == "stack" and new_zone == "battlefield"
         else (),
         melded_with=obj.melded_with if stays else None,
+        level=obj.level if stays else None,
         face_down=face_down if new_zone in ("battlefield", "exile", "stack") else False,
         # the front face, except on the stack and the battlefield (CR 712.8a)
         back_face=back_face if new_zone in ("battlefield", "stack") else False,
@@ -1574,6 +1575,14 @@ def _(statement: t.Unlock, state: GameState, line: LineId) -> GameState:
     others = tuple(d for d in obj.unlocked if d != door)
     unlocked = (*others, door) if statement.verb.value == "unlock" else others
     return state.with_object(replace(obj, unlocked=unlocked))
+
+
+@_apply.register
+def _(statement: t.ClassLevel, state: GameState, line: LineId) -> GameState:
+    obj = state.obj(statement.subject.number)
+    if obj is None or obj.zone != "battlefield":
+        return state  # O236
+    return state.with_object(replace(obj, level=statement.value.value))
 
 
 @_apply.register

@@ -184,6 +184,8 @@ class ObjectDetails:
     flipped: bool = False
     # a Room's doors with the unlocked designation (decision 0099, CR 709.5c)
     unlocked: tuple[str, ...] = ()
+    # a Class's level (decision 0108, CR 716.2b); None: never given one (level 1, 716.2d)
+    level: int | None = None
     # a melded permanent (decision 0065): on the permanent, the other card of its meld pair;
     # on that other card, the permanent it is part of while it stays on the battlefield
     melded_with: int | None = None

@@ -167,7 +167,8 @@ def is_present(obj: GameObject) -> bool:
 
 def card_part_words(obj: GameObject) -> list[str]:
     """The half of a split card cast, an Adventure, a flipped permanent (decision 0064), a
-    Room's unlocked doors (decision 0099), a melded permanent (decision 0065)."""
+    Room's unlocked doors (decision 0099), a melded permanent (decision 0065), a Class's
+    level (decision 0108)."""
     words = []
     if obj.half is not None:
         words.append(f'cast as its half "{obj.half}"')
@@ -179,6 +180,8 @@ def card_part_words(obj: GameObject) -> list[str]:
         words.append("unlocked: " + ", ".join(f'"{door}"' for door in obj.unlocked))
     if obj.melded_with is not None:
         words.append(f"melded: one permanent, cards #{obj.number} and #{obj.melded_with}")
+    if obj.level is not None:
+        words.append(f"level {obj.level}")
     return words
 
 

@@ -1355,6 +1355,11 @@ def _unlock(b: _Builder) -> t.Statement:
     return t.Unlock(**b.object_common(), door=b.text(b.one("door")))
 
 
+@_form("class_level_phrase")
+def _class_level(b: _Builder) -> t.Statement:
+    return t.ClassLevel(**b.object_common(), value=b.integer(b.one("number")))
+
+
 @_form("hidden_phrase")
 def _hidden(b: _Builder) -> t.Statement:
     return t.Hidden(**b.object_common())

@@ -400,6 +400,13 @@ class Unlock(ObjectStatement):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ClassLevel(ObjectStatement):
+    """`#N level K by C`: Class N's level becomes K (decision 0108, CR 716.2a)."""
+
+    value: Number
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Hidden(ObjectStatement):
     """`#N hidden [by C]`: a known card in a hand becomes hidden again, mixed with cards the
     perspective player did not see (decision 0100)."""

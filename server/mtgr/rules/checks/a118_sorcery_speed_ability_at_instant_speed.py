@@ -3,7 +3,8 @@
 ## What it flags
 An `activate of #M` line without `by`, where every activated ability of the face M has up
 is one activated only as a sorcery (equip, fortify, reconfigure, level up, outlast,
-saddle, station, or an ability that says "Activate only as a sorcery"), when it is not
+saddle, station, a Class's level bar, or an ability that says "Activate only as a
+sorcery"), when it is not
 its controller's main phase with an empty stack. Silent without a card index, for a
 face-down permanent, for a permanent with an ability that can be activated at other times
 (a mana ability, crew, any other cost before a colon), and when the lines show something
@@ -14,7 +15,8 @@ Shikari, a permanent whose text gives abilities in quotes).
 Equip means "Attach this permanent to target creature you control. Activate only as a
 sorcery" (CR 702.6a), and an ability activated only as a sorcery follows the timing rules
 for casting a sorcery (CR 602.5d): in its controller's main phase, with an empty stack.
-An Equipment moved to a blocker in the declare blockers step is a classic illegal play.
+An Equipment moved to a blocker in the declare blockers step is a classic illegal play. A
+Class's level bar "{1}{G}: Level 2" is activated only as a sorcery too (CR 716.2a).
 
 ## Example
 ```mtgr
@@ -37,10 +39,13 @@ phase main
 - Decision 0050 item 3: a card-aware rule stays silent where the lines show something that could change what it reads.
 - CR 602.5d: "Activated abilities that read "Activate only as a sorcery" mean the player must follow the timing rules for casting a sorcery spell, though the ability isn't actually a sorcery."
 - CR 702.6a: "Equip is an activated ability of Equipment cards."
+- CR 716.2a: "This Class's level becomes N. Activate only if this Class is level N-1 and only as a sorcery"
 - CR 307.1: "A player who has priority may cast a sorcery card from their hand during a main phase of their turn when the stack is empty."
 """
 
 from __future__ import annotations
+
+import re
 
 from mtgr.rules.card_facts import activated_under_the_rules, could_be_given, face_up
 from mtgr.rules.context import Context
@@ -54,7 +59,7 @@ RULE = define(
     "Ability activated only as a sorcery at another time",
     severity=Severity.ERROR,
     decisions=("0023.1", "0070.1", "0070.3", "0050.3"),
-    cr=("602.5d", "702.6a", "307.1"),
+    cr=("602.5d", "702.6a", "716.2a", "307.1"),
     doc=__doc__,
 )
 
@@ -62,6 +67,7 @@ RULE = define(
 # 702.151a, 702.87a, 702.107a, 702.171a, 702.184a), and one that is not
 _SORCERY_KEYWORDS = ("equip", "fortify", "reconfigure", "level up", "outlast", "saddle", "station")
 _OTHER_KEYWORDS = ("crew",)
+_CLASS_LEVEL_BAR = re.compile(r":\s*level \d+$")  # "{1}{g}: level 2" (CR 716.2a)
 _MAY_BE_OTHERWISE = ('have "', 'has "', "any time you could cast an instant", "as though")
 
 
@@ -92,7 +98,7 @@ def _only_sorcery_speed(ctx: Context, permanent: GameObject) -> bool:
     sorcery_speed = False
     for line in face_up(card, permanent).rules_lines():
         if ":" in line:
-            if "activate only as a sorcery" not in line:
+            if "activate only as a sorcery" not in line and not _CLASS_LEVEL_BAR.search(line):
                 return False
             sorcery_speed = True
             continue

@@ -3,7 +3,7 @@
 ## What it flags
 A line with no `by` that needs one: a move, a life change, mana added, counters, a reveal, a
 search or shuffle, a control change, an attach or unattach, a new token or copy, the Ring
-tempting a player (`ring-bearer`), a player's speed, a tap, an untap outside the
+tempting a player (`ring-bearer`), a player's speed, a Class's level, a tap, an untap outside the
 untap step, a phase in or out outside the untap step, a draw outside the draw step or a
 second one in it. Turn-based actions have no cause and are not flagged: the active
 player's one draw in the draw step (any draw of the step after a gap in it), the untaps
@@ -119,6 +119,7 @@ EVENTS = (
     t.Venture,
     t.Complete,
     t.Speed,
+    t.ClassLevel,
 )
 
 

@@ -62,6 +62,7 @@ VERBS_BY_ZONE: dict[str, tuple[str, ...]] = {
         "flip",
         "unlock",
         "lock",
+        "level",
     ),
     "graveyard": ("move", "cast", "play", "identify", "reveal", "effect"),
     "exile": ("move", "cast", "play", "identify", "reveal", "effect", "meld"),

@@ -181,7 +181,7 @@ def object_hover(document: OpenDocument, line: int, number: int) -> str:
         rows.append("- face down: only its controller may look at it (CR 708.5)")
     if obj.back_face:
         rows.append("- back face up (CR 712.8e, 712.8f)")
-    rows.extend(f"- {words} (CR 709, 710, 712, 715)" for words in card_part_words(obj))
+    rows.extend(f"- {words} (CR 709, 710, 712, 715, 716)" for words in card_part_words(obj))
     if obj.ring_bearer:
         rows.append(f"- {obj.controller}'s Ring-bearer (CR 701.54a)")
     if obj.kept_by_legend is not None:
@@ -296,6 +296,8 @@ def form_keys(statement: t.Statement | None, token: t.Token, word: str) -> list[
             return ["flip_phrase"]
         if isinstance(statement, t.Unlock):
             return ["unlock_phrase"]
+        if isinstance(statement, t.ClassLevel):
+            return ["class_level_phrase"]
         if isinstance(statement, t.Meld):
             return ["meld_phrase"]
         if isinstance(statement, t.AbilityOf) and statement.designation is not None:
