@@ -5,7 +5,8 @@ The line that ends the declare blockers step (the next step or phase) while an a
 whose face up lists menace is blocked by exactly one creature. Silent without a card
 index, for a face-down creature or a card the index does not know, for one blocked face
 down and turned face up in the step, when something left the battlefield during the step
-(a second blocker that died after blocks were declared keeps the attacker blocked), when
+(a second blocker that died after blocks were declared keeps the attacker blocked) or a
+creature was removed from combat (`leaves combat`: a blocker, maybe), when
 a gap ended in this turn's combat (a keyframe does not record blocks), and when the lines
 show something that could take its menace away.
 
@@ -35,6 +36,7 @@ step combat-damage
 - Decision 0050 item 3: a card-aware rule stays silent where the lines show something that could change what it reads.
 - CR 702.111b: "A creature with menace can't be blocked except by two or more creatures."
 - CR 509.1b: "If any restrictions are being disobeyed, the declaration of blockers is illegal."
+- CR 509.1h: "A creature remains blocked even if all the creatures blocking it are removed from combat."
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from mtgr.rules.card_facts import could_be_given, face_up
 from mtgr.rules.context import Context
 from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import ObjectKind, Stage
+from mtgr.rules.state import GameObject, ObjectKind, Stage
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -51,7 +53,7 @@ RULE = define(
     "Creature with menace blocked by one creature",
     severity=Severity.ERROR,
     decisions=("0012.2", "0050.3"),
-    cr=("702.111b", "509.1b"),
+    cr=("702.111b", "509.1b", "509.1h"),
     doc=__doc__,
 )
 
@@ -71,6 +73,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
         for o in objects
     ):
         return  # something left the battlefield in the step: a blocker, maybe
+    if any(_removed_from_combat(state.obj(number)) for number in state.in_combat):
+        return  # a blocker removed from combat leaves the attacker blocked (CR 509.1h)
     blockers: dict[int, int] = {}
     for obj in objects:
         if obj.zone == "battlefield":
@@ -93,3 +97,12 @@ def check(ctx: Context, statement: t.Statement) -> None:
             "except by two or more creatures (CR 702.111b); write its other blocker, or no block",
             related=ctx.where(attacker),
         )
+
+
+def _removed_from_combat(obj: GameObject | None) -> bool:
+    """A creature of this combat still on the battlefield but out of it (CR 506.4)."""
+    return (
+        obj is not None
+        and obj.zone == "battlefield"
+        and not (obj.attacking or obj.blocking or obj.blocked)
+    )
