@@ -76,14 +76,16 @@ class Card:
     def text_mentions_beyond_keywords(self, words: str) -> bool:
         """Like `text_mentions`, leaving out the lines that only list the card's own
         keywords ("Flying, haste", with their reminder text): Monastery Swiftspear's haste is
-        its own, where "Creatures you control have haste" may give it to others."""
+        its own, where "Creatures you control have haste" may give it to others; and, as the
+        text of a permanent, the abilities that work only from a hand (bloodrush, channel:
+        a cost that discards the card itself, CR 113.6m)."""
         words = words.casefold()
         own = {keyword.casefold() for keyword in self.keywords}
         return any(
             words in line
             for face in self.faces
             for line in face._folded_text.splitlines()
-            if not _lists_only(line, own)
+            if not _lists_only(line, own) and not _discards_itself(line, face.name)
         )
 
 
@@ -100,6 +102,12 @@ def _lists_only(line: str, keywords: set[str]) -> bool:
         any(item == keyword or item.startswith(keyword + " ") for keyword in keywords)
         for item in items
     )
+
+
+def _discards_itself(line: str, name: str) -> bool:
+    """Whether a (casefolded) line is an ability whose cost discards the card it is on."""
+    cost, colon, _effect = line.partition(":")
+    return bool(colon) and ("discard this card" in cost or f"discard {name.casefold()}" in cost)
 
 
 def card_data(card: Card) -> dict[str, object]:

@@ -1335,7 +1335,12 @@ def _umbra_armor(state: GameState, aura: GameObject) -> GameState:
     host = state.obj(aura.attached_to) if isinstance(aura.attached_to, int) else None
     if host is None or host.zone != "battlefield":
         return state
-    return state.with_object(replace(host, damage=0, deathtouch=None))
+    return _damage_changed(state.with_object(replace(host, damage=0, deathtouch=None)), host.number)
+
+
+def _damage_changed(state: GameState, number: int) -> GameState:
+    turn = state.turn
+    return replace(state, turn=replace(turn, damage_changed=turn.damage_changed | {number}))
 
 
 def _player(place: t.Place | None) -> str | None:
@@ -1842,7 +1847,13 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
         if not turn.repeated and source not in struck:
             struck = struck | {source}
         dealt = _combat_damage_added(turn.combat_damage, source, amount, 0)
-        state = replace(state, turn=replace(turn, struck_first=struck, combat_damage=dealt))
+        trampled = turn.trampled
+        if statement.trample is not None and amount and _over_its_blockers(state, statement):
+            trampled = trampled | {source}
+        state = replace(
+            state,
+            turn=replace(turn, struck_first=struck, combat_damage=dealt, trampled=trampled),
+        )
     if isinstance(recipient, t.PlayerRef):
         if source in state.commanders and _is_combat_damage(state, source):
             state = _commander_damage(state, recipient.name, source, amount, line, statement.span)
@@ -1851,6 +1862,8 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
         target = state.obj(recipient.number)
         if target is None:
             return state
+        if statement.replacements and target.number not in state.turn.damage_changed:
+            state = _damage_changed(state, target.number)
         counted = bool(target.counter("loyalty") or target.counter("defense"))
         # a planeswalker that attacks or blocks is a creature too (Gideon, a walker Sarkhan
         # made a Dragon): its damage is marked as well as taking its loyalty (CR 120.3)
@@ -1864,7 +1877,9 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
                     deathtouch=touched,
                     # a source that would deal 0 damage deals none (CR 120.8)
                     damaged_moment=state.moment if amount else target.damaged_moment,
-                    damaged_by=source if amount else target.damaged_by,
+                    damaged_by=(None if _face_down(state, source) else source)
+                    if amount
+                    else target.damaged_by,
                 )
             )
             state = _watch(state, target.number)
@@ -1874,6 +1889,19 @@ def _(statement: t.Damage, state: GameState, line: LineId) -> GameState:
                 return state
         pending = PendingDamage(line, source, amount, recipient.number, statement.span)
     return replace(state, pending_damage=(*state.pending_damage, pending))
+
+
+def _over_its_blockers(state: GameState, damage: t.Damage) -> bool:
+    """Whether a blocked attacker's damage goes to what it attacks: trample's excess."""
+    attacker = state.obj(damage.subject.number)
+    recipient = damage.recipient
+    what = recipient.name if isinstance(recipient, t.PlayerRef) else recipient.number
+    return attacker is not None and attacker.blocked and what == attacker.attack_target
+
+
+def _face_down(state: GameState, number: int) -> bool:
+    source = state.obj(number)
+    return source is not None and source.face_down
 
 
 def _combat_damage_added(
@@ -2287,6 +2315,8 @@ def _(statement: t.PhaseOrStep, state: GameState, line: LineId) -> GameState:
         struck_first=state.turn.struck_first if repeated and step == "combat-damage" else EMPTY_SET,
         turn_draw_done=False,
         combat_damage=(),
+        trampled=EMPTY_SET,
+        damage_changed=EMPTY_SET,
     )
     state = replace(state, turn=turn, moment=line, incomplete_since_step=False)
     if state.kept_tapped:
@@ -2374,6 +2404,8 @@ def _settle_gap(state: GameState, line: LineId) -> GameState:
         activated=EMPTY_SET,
         struck_first=EMPTY_SET,
         combat_damage=(),
+        trampled=EMPTY_SET,
+        damage_changed=EMPTY_SET,
         turn_draw_done=False,
         combat_unseen=state.turn.phase == "combat",
     )

@@ -165,6 +165,23 @@ def may_gain_abilities(ctx: Context, number: int) -> bool:
     return any(o.attached_to == number and o.zone == "battlefield" for o in state.objects.values())
 
 
+def toughness_with_counters(card: Card | None, obj: GameObject) -> int | None:
+    """A creature card's printed toughness with its +1/+1 counters; None where the lines
+    and the card do not tell it: not a creature card, a toughness that is not a number
+    (`*`) or differs between its faces (which is up, the lines do not say), or counters
+    of another kind (-1/-1, level or keyword counters: CR 122.1b, 711.2a)."""
+    if card is None or "Creature" not in card.front.types():
+        return None
+    if any(kind != "+1/+1" for kind, _ in obj.counters):
+        return None
+    printed = card.front.toughness
+    if printed is None or not printed.lstrip("-").isdigit():
+        return None
+    if any(face.toughness != printed for face in card.faces):
+        return None
+    return int(printed) + obj.counter("+1/+1")
+
+
 def face_up(card: Card, obj: GameObject) -> Face:
     """The face whose characteristics a permanent has: the back face of a transformed
     double-faced card (CR 712.8e), the flipped half of a flip card (CR 710.4), else the

@@ -198,7 +198,9 @@ class ObjectDetails:
     phase_in_due: bool = False
     gone_by: str | None = None  # how a card went back to the untracked pool ("shuffled into ...")
     damaged_moment: LineId | None = None  # GameState.moment when damage was last marked
-    damaged_by: int | None = None  # the source of the damage last marked (decision 0060)
+    # the source of the damage last marked (decision 0060); None when it was face down,
+    # with no abilities (no deathtouch, no wither: CR 708.2a)
+    damaged_by: int | None = None
     # a spell's or ability's targets as they stood when chosen: (object number, its zone, its
     # last move) or (player name, None, None); a target is illegal once that changed (608.2b)
     targets: tuple[tuple[int | str, str | None, LineId | None], ...] = ()
@@ -427,6 +429,12 @@ class Turn:
     # the combat damage each source has dealt in this combat damage step, and the life its
     # controller has gained by it since, (source, dealt, gained): lifelink's (CR 702.15b)
     combat_damage: tuple[tuple[int, int, int], ...] = ()
+    # blocked attackers that dealt `trample` damage to what they attack in this step: each
+    # of their blockers was assigned lethal damage first (CR 702.19b, A128)
+    trampled: frozenset[int] = EMPTY_SET
+    # creatures whose damage in this step is not what was assigned to them: a prevention
+    # or replacement on its line, or umbra armor's removal (decision 0085)
+    damage_changed: frozenset[int] = EMPTY_SET
 
 
 # CR 500.1: the phases and steps in order. A main phase appears twice.

@@ -1,8 +1,8 @@
 """A creature with lethal damage, or with toughness 0 or less, left on the battlefield.
 
 ## What it flags
-A turn, phase or step line while a creature card stays on the battlefield that, in the
-step just ending, was dealt damage (the lines' `damage` lines, added up over the turn) at
+A turn, phase or step line, or the end of a record of a game not over, while a creature
+card stays on the battlefield that, in the step just ending, was dealt damage (the lines' `damage` lines, added up over the turn) at
 least equal to its toughness, or by a source whose card lists deathtouch (when the damage
 line does not say `deathtouch`, which is B107's), or entered with toughness 0 or less:
 state-based actions should have put it into a graveyard (`move battlefield -> graveyard by
@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import re
 
-from mtgr.rules.card_facts import could_be_given, face_up
+from mtgr.rules.card_facts import could_be_given, face_up, toughness_with_counters
 from mtgr.rules.context import Context
 from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
@@ -86,26 +86,32 @@ _RAISES_TOUGHNESS = re.compile(r"/\+(?:\d|x)", re.IGNORECASE)
 
 @RULE.on(t.Turn, t.PhaseOrStep, stages=(Stage.PLAYING,), with_cards=True)
 def check(ctx: Context, statement: t.Statement) -> None:
+    if not quiet(ctx):
+        _report_left_on_the_battlefield(ctx)
+
+
+@RULE.at_end
+def at_end(ctx: Context) -> None:
+    """A record that ends in a step where one was dealt lethal damage (a game over is not:
+    its last state-based actions end it, CR 104.2a)."""
+    if ctx.cards is not None and ctx.state.stage is Stage.PLAYING and not quiet(ctx):
+        _report_left_on_the_battlefield(ctx)
+
+
+def _report_left_on_the_battlefield(ctx: Context) -> None:
     state = ctx.state
-    if quiet(ctx):
-        return
     for obj in sorted(state.objects.values(), key=lambda o: o.number):
         if obj.zone != "battlefield":
             continue
         damage = obj.damage
         marked_now = damage > 0 and obj.damaged_moment == state.moment
         entered_now = obj.entered_moment == state.moment
-        if not (marked_now or entered_now) or any(kind != "+1/+1" for kind, _ in obj.counters):
-            continue  # -1/-1, level or keyword counters (CR 122.1b, 711.2a) change what it reads
+        if not (marked_now or entered_now):
+            continue
         card = ctx.card(obj)
-        if card is None or "Creature" not in card.front.types():
+        toughness = toughness_with_counters(card, obj)
+        if card is None or toughness is None:
             continue
-        printed = card.front.toughness
-        if printed is None or not printed.lstrip("-").isdigit():
-            continue
-        if any(face.toughness != printed for face in card.faces):
-            continue  # a two-faced card: which face is up, the lines do not say
-        toughness = int(printed) + obj.counter("+1/+1")
         if toughness <= 0 and entered_now:
             problem = (
                 f"its toughness is {toughness}, so it goes to its owner's graveyard (CR 704.5f)"
@@ -127,6 +133,15 @@ def check(ctx: Context, statement: t.Statement) -> None:
             or could_be_given(ctx, obj, SAVES_IT, any_effect_on_it=True)
             or any(e.on is None and _RAISES_TOUGHNESS.search(e.text) for e in ctx.state.effects)
         ):
+            continue
+        if ctx.statement is None:  # the end of the record: shown at the step's line
+            ctx.report(
+                RULE,
+                f"the record ends with {obj.label()} on the battlefield, but {problem}; "
+                "write `move battlefield -> graveyard by sba` after what happened in this step",
+                line=state.moment,
+                related=ctx.where(obj),
+            )
             continue
         ctx.report(
             RULE,

@@ -81,6 +81,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
     ):
         return
     assert isinstance(statement, (t.Play, t.Move, t.Leave))
+    if isinstance(statement, t.Move) and statement.face_down is not None:
+        return  # turned face down before it enters: no text, no "enters tapped" (CR 708.3)
     obj = ctx.state.obj(statement.subject.number)
     if obj is None or (obj.face_down and statement.name is None):
         return

@@ -7,7 +7,8 @@ neither flying nor reach. Silent without a card index, for a face-down creature 
 for a flying the card has only under a condition (Dragon's Rage Channeler's delirium), and
 when the lines show something that could give the blocker flying or reach or let it block
 fliers (a lasting effect, a permanent's text, an equipment or a token attached), or take
-the attacker's flying away.
+the attacker's flying away (any lasting effect on it: its text is the writer's words, an
+Elk "with no abilities").
 
 ## Why
 A creature with flying can't be blocked except by creatures with flying and/or reach (CR
@@ -82,7 +83,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
         return
     if could_be_given(ctx, blocker, _CAN_BLOCK_FLIERS, any_effect_on_it=True):
         return
-    if could_be_given(ctx, attacker, _LOSES_FLYING):
+    if could_be_given(ctx, attacker, _LOSES_FLYING, any_effect_on_it=True):
         return
     ctx.report(
         RULE,

@@ -10,7 +10,8 @@ damage), so a step where only creatures without first strike deal damage is not
 reported. Silent without a card index, for a face-down creature or a card the index does
 not know, and whenever the lines show something that could give the creature first
 strike or double strike (a lasting effect on it, a permanent's text, an instant or
-sorcery in a graveyard or exile that mentions them) or take the other creature's away.
+sorcery in a graveyard or exile that mentions them) or take the other creature's away
+(any lasting effect on it).
 
 ## Why
 If at least one attacking or blocking creature has first strike or double strike as the
@@ -91,7 +92,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
         if earlier is None or earlier is source or _strikes_first(ctx, earlier) in (None, strikes):
             continue
         first_striker, other = (source, earlier) if strikes else (earlier, source)
-        if could_be_given(ctx, first_striker, _LOSES_IT):
+        if could_be_given(ctx, first_striker, _LOSES_IT, any_effect_on_it=True):
             continue
         if could_be_given(ctx, other, _STRIKES_FIRST, any_effect_on_it=True, from_spells=True):
             continue

@@ -8,7 +8,8 @@ down and turned face up in the step, when something left the battlefield during 
 (a second blocker that died after blocks were declared keeps the attacker blocked) or a
 creature was removed from combat (`leaves combat`: a blocker, maybe), when
 a gap ended in this turn's combat (a keyframe does not record blocks), and when the lines
-show something that could take its menace away.
+show something that could take its menace away (any lasting effect on it: its text is
+the writer's words).
 
 ## Why
 A creature with menace can't be blocked except by two or more creatures (CR 702.111b);
@@ -89,7 +90,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
         card = ctx.card(attacker)
         if card is None or not face_up(card, attacker).lists_keyword("menace"):
             continue
-        if could_be_given(ctx, attacker, _LOSES_MENACE):
+        if could_be_given(ctx, attacker, _LOSES_MENACE, any_effect_on_it=True):
             continue
         ctx.report(
             RULE,
