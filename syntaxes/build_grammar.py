@@ -227,6 +227,7 @@ PLAYER_VERBS = [
     "venture",  # venturing into the dungeon (decision 0063)
     "speed",  # a player's speed (decision 0098)
     "damage",  # a keyframe's commander damage entry (decision 0101)
+    "flip",  # a coin flip (decision 0110)
 ]
 STRUCTURE = [
     "mtgr",
@@ -604,6 +605,14 @@ def build(peg_text: str) -> Json:
                 END,
             ),
             match(START, verb(["roll"]), WS, tok(f"support.type.die{S}", tokens["die"]), END),
+            # a coin flip (decision 0110): `flip won`
+            match(
+                START,
+                verb(["flip"]),
+                WS,
+                word(f"keyword.other.coin{S}", peg_words(tokens, "coin_result")),
+                END,
+            ),
             # sideboarding between games (decision 0030): `sideboard in 2 "Name"`
             match(
                 START,

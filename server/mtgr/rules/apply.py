@@ -946,6 +946,8 @@ def _to_pregame(state: GameState) -> GameState:
 
 @_apply.register
 def _(statement: t.Roll, state: GameState, line: LineId) -> GameState:
+    if state.stage not in (Stage.HEADER, Stage.PREGAME):
+        return state  # an effect's roll (decision 0110), not the one deciding who chooses
     state = _to_pregame(state)
     player = state.player(statement.subject.name)
     assert player is not None
@@ -1783,6 +1785,8 @@ def _(statement: t.Leave, state: GameState, line: LineId) -> GameState:
         state = state.with_object(replace(state.objects[obj.number], adventure=True))
     if verb != "resolve" and zone != "battlefield":  # a permanent is a new object (400.7)
         state = state.with_object(replace(state.objects[obj.number], unresolved=verb))
+    elif zone != "battlefield" and obj.kind is ObjectKind.CARD and not obj.resolved_before:
+        state = state.with_object(replace(state.objects[obj.number], resolved_before=True))
     state = _enter_in_combat(state, obj.number, statement.combat, tapped)
     if statement.attached is not None and zone == "battlefield":
         state = _attached(state, obj.number, statement.attached)  # an Aura spell (CR 608.3c)

@@ -210,6 +210,9 @@ class ObjectDetails:
     # "countered" or "fizzle": how it last left the stack without resolving, until it moves
     # again; none of its effects happened (CR 701.6a, 608.2b)
     unresolved: str | None = None
+    # an instant or sorcery that resolved in an earlier casting this game: the extra turns
+    # it gave still come after a later casting is countered (Time Walk recast, K347)
+    resolved_before: bool = False
 
 
 NO_DETAILS = ObjectDetails()

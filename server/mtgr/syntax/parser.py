@@ -324,6 +324,7 @@ _WORD_TOKENS = frozenset(
         "remedy",
         "phasing",
         "designation_source",
+        "coin_result",
     }
 )
 _LEAF_KINDS = {
@@ -439,6 +440,7 @@ _PART_RULES = frozenset(
         "snapshot_flipped",
         "melded",
         "ring_tempted",
+        "coin_result",
     }
 )
 
@@ -1497,6 +1499,11 @@ def _library_action(b: _Builder) -> t.Statement:
 @_form("roll_phrase")
 def _roll(b: _Builder) -> t.Statement:
     return t.Roll(**b.player_common(), die=b.word(b.one("die")), result=b.integer(b.one("number")))
+
+
+@_form("coin_phrase")
+def _coin(b: _Builder) -> t.Statement:
+    return t.CoinFlip(**b.player_common(), result=b.word(b.one("coin_result")))
 
 
 @_form("mulligan_phrase", "keep_phrase", "concede_phrase", "lose_phrase", "win_phrase")

@@ -471,8 +471,23 @@ class LibraryAction(PlayerStatement):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Roll(PlayerStatement):
+    """`"P" roll [N]dK R [by C]`: P rolls N K-sided dice (one without N) for a total of R
+    (decisions 0009, 0110)."""
+
     die: Word
     result: Number
+
+    def dice(self) -> tuple[int, int]:
+        """How many dice, and how many sides each has."""
+        count, _, sides = self.die.value.partition("d")
+        return int(count or 1), int(sides)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CoinFlip(PlayerStatement):
+    """`"P" flip heads | tails | won | lost [by C]`: P flips a coin (decision 0110, CR 705)."""
+
+    result: Word
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -92,14 +92,16 @@ def check(ctx: Context, statement: t.Statement) -> None:
     back = statement.back is not None or (isinstance(statement, t.Leave) and obj.back_face)
     face = card.faces[1] if back and len(card.faces) > 1 else card.front
     how = _enters_tapped(face)
-    if how is None or (how == "unless paid" and ctx.state.paid_to_enter == obj.number):
+    unless_paid = how is not None and how.startswith("unless paid")
+    if how is None or (unless_paid and ctx.state.paid_to_enter == obj.number):
         return
     if could_be_given(ctx, obj, _UNTAPPED_BY):
         return
-    if how == "unless paid":
+    if unless_paid:
+        life = how.removeprefix("unless paid ")
         advice = (
-            f"its controller pays the life on a line before it (`#{obj.number} pay life 2`), "
-            "or it enters tapped: write `tapped`"
+            f"its controller pays the life on a line before it (`#{obj.number} pay life "
+            f"{life}`), or it enters tapped: write `tapped`"
         )
     else:
         advice = "write `tapped` on this line"
@@ -112,15 +114,17 @@ def check(ctx: Context, statement: t.Statement) -> None:
 
 
 def _enters_tapped(face: Face) -> str | None:
-    """ "always" for a face that enters tapped with no condition, "unless paid" for a shock
-    land's "you may pay 2 life. If you don't, it enters tapped.", else None."""
+    """ "always" for a face that enters tapped with no condition, "unless paid N" for a
+    shock land's "you may pay 2 life. If you don't, it enters tapped." (N: the life), else
+    None."""
     name = re.escape(face.name.casefold())
     subject = rf"(?:{name}|this (?:land|creature|artifact|enchantment|permanent))"
     for line in face.rules_lines():
         if re.fullmatch(rf"{subject} enters tapped(?: with [^.]*)?\.", line):
             return "always"
-        if re.fullmatch(
-            rf"as {subject} enters, you may pay \d+ life\. if you don't, it enters tapped\.", line
-        ):
-            return "unless paid"
+        paid = re.fullmatch(
+            rf"as {subject} enters, you may pay (\d+) life\. if you don't, it enters tapped\.", line
+        )
+        if paid:
+            return f"unless paid {paid.group(1)}"
     return None

@@ -5,8 +5,9 @@ A turn, a draw, a life change, a search, a control change, a destruction, a toke
 damage caused by a spell or ability (`by #N`, or the source of the damage) that left the
 stack with `countered` or `fizzle` and has not moved since: an extra turn of a countered
 Time Walk, the damage of a Lightning Bolt whose target left. A card cast again (with
-flashback, after a Remand) moves, and its effects count again. Nothing is judged in a
-gap or inside a keyframe.
+flashback, after a Remand) moves, and its effects count again; a turn it gave when an
+earlier casting resolved comes even after a later casting is countered (CR 500.7).
+Nothing is judged in a gap or inside a keyframe.
 
 ## Why
 A countered spell or ability does not resolve and none of its effects occur (CR 701.6a);
@@ -47,6 +48,7 @@ turn 7 "Bob"
 - Decision 0011 item 8: `#N countered by C`.
 - CR 701.6a: "To counter a spell or ability means to cancel it, removing it from the stack. It doesn't resolve and none of its effects occur."
 - CR 608.2b: "are now illegal, the spell or ability doesn't resolve. It's removed from the stack and, if it's a spell, put into its owner's graveyard."
+- CR 500.7: "Some effects can give a player extra turns. They do this by adding the turns directly after the specified turn."
 """
 
 from mtgr.rules.context import Context
@@ -60,7 +62,7 @@ RULE = define(
     "Effect of a spell or ability that did not resolve",
     severity=Severity.ERROR,
     decisions=("0011.6", "0011.7", "0011.8"),
-    cr=("701.6a", "608.2b"),
+    cr=("701.6a", "608.2b", "500.7"),
     doc=__doc__,
 )
 
@@ -81,6 +83,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
     # a move other than a destruction is a card's own ability (Emrakul's shuffle), not a
     # resolution's effect
     ref = next((r for r in resolution_sources(statement) if _did_not_resolve(ctx, r.number)), None)
+    if ref is not None and isinstance(statement, t.Turn) and _resolved_before(ctx, ref.number):
+        return  # the extra turn an earlier casting gave (CR 500.7)
     if ref is None:
         return
     obj = ctx.state.obj(ref.number)
@@ -97,6 +101,11 @@ def check(ctx: Context, statement: t.Statement) -> None:
         ref.span,
         related=ctx.where(obj),
     )
+
+
+def _resolved_before(ctx: Context, number: int) -> bool:
+    obj = ctx.state.obj(number)
+    return obj is not None and obj.resolved_before
 
 
 def _did_not_resolve(ctx: Context, number: int) -> bool:

@@ -1,8 +1,9 @@
 """A die roll in the pregame of a later game of a match.
 
 ## What it flags
-A `roll` line in game 2 or a later game (after a `game N` line with N of 2 or more),
-including a later game recorded alone.
+A `roll` line in the pregame of game 2 or a later game (after a `game N` line with N of 2
+or more), including a later game recorded alone. A roll during the game is an effect's
+(Contact Other Plane, decision 0110) and is not reported.
 
 ## Why
 Only the first game of a match decides by an agreed method, such as a die roll, who
@@ -28,6 +29,7 @@ start "Alice" by "Alice"
 - Decision 0030 item 2: only the first game of a match has the pregame die roll; decision 0009
   item 2: the roll decides who chooses the starting player.
 - CR 103.1: "In the first game of a match (including a single-game match), the players may use any mutually agreeable method (flipping a coin, rolling dice, etc.) to do so."
+- Decision 0110 item 2: a roll during the game is an effect's instruction.
 - CR 103.1: "In a match of several games, the loser of the previous game chooses who takes the first turn. If the previous game was a draw, the player who made the choice in that game makes the choice in this game."
 """
 
@@ -35,13 +37,14 @@ from __future__ import annotations
 
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
+from mtgr.rules.state import Stage
 from mtgr.syntax import tree as t
 
 RULE = define(
     "P508",
     "Die roll in a later game of a match",
     severity=Severity.ERROR,
-    decisions=("0030.2", "0009.2"),
+    decisions=("0030.2", "0009.2", "0110.2"),
     cr=("103.1",),
     doc=__doc__,
 )
@@ -51,7 +54,7 @@ RULE = define(
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Roll)
     state = ctx.state
-    if state.game < 2:
+    if state.game < 2 or state.stage not in (Stage.HEADER, Stage.PREGAME):
         return
     chooser = state.next_chooser
     who = (

@@ -79,6 +79,7 @@ PLAYER_VERBS = (
     "mulligan",
     "keep",
     "roll",
+    "flip",
     "concede",
     "lose",
     "win",

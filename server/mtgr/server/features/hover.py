@@ -298,6 +298,8 @@ def form_keys(statement: t.Statement | None, token: t.Token, word: str) -> list[
             return ["unlock_phrase"]
         if isinstance(statement, t.ClassLevel):
             return ["class_level_phrase"]
+        if isinstance(statement, t.CoinFlip):
+            return ["coin_phrase"]
         if isinstance(statement, t.Meld):
             return ["meld_phrase"]
         if isinstance(statement, t.AbilityOf) and statement.designation is not None:
