@@ -3,9 +3,10 @@
 ## What it flags
 A `start "P" by "Q"` line when the pregame rolls recorded above it were won by a player
 other than Q, or when the last round of rolls ended in a tie for the highest result and
-nobody rolled again. A later roll replaces an earlier one: when the highest results tie,
-the tied players roll again, and only they. Nothing is checked when no rolls are
-recorded, or when a round of rolls is not complete. From the second game of a match on
+nobody rolled again. When the highest results tie, the tied players roll again, and only
+they. Nothing is checked when no rolls are recorded, when a round of rolls is not
+complete, or when a player rolls twice in one round: two dice added up, or a die rolled
+again, the lines do not say which (`2d6 8` writes two dice as one roll, decision 0110). From the second game of a match on
 (`game N`), Q must be the player who lost the previous game, or after a draw the player
 who chose in it; nothing is checked when the record does not show how that game ended.
 
@@ -33,6 +34,7 @@ start "Alice" by "Bob"
 - Decision 0009 items 2 and 3: the rolls, re-rolls for ties, and `start "P" by "Q"` with Q the
   roll's winner in the first game and the loser of the previous game after that; decision 0003 item
   8; decision 0019 item 9: the roll's rule is CR 103.1.
+- Decision 0110 item 1: `[N]dK`, several dice added up in one roll.
 - CR 103.1: "At the start of a game, the players determine which one of them will choose who takes the first turn. In the first game of a match (including a single-game match), the players may use any mutually agreeable method (flipping a coin, rolling dice, etc.) to do so."
 - CR 103.1: "In a match of several games, the loser of the previous game chooses who takes the first turn. If the previous game was a draw, the player who made the choice in that game makes the choice in this game."
 """
@@ -49,7 +51,7 @@ RULE = define(
     "P501",
     "Starting player not chosen by the roll's winner or the previous game's loser",
     severity=Severity.ERROR,
-    decisions=("0009.2", "0009.3", "0003.8", "0030.2", "0019.9"),
+    decisions=("0009.2", "0009.3", "0003.8", "0030.2", "0019.9", "0110.1"),
     cr=("103.1",),
     doc=__doc__,
 )
@@ -74,7 +76,9 @@ def roll_outcome(
     for player, value in rolls:
         if player not in contenders:
             continue  # a player already out of the roll-off: not this rule's business
-        current[player] = value  # a second roll in a round replaces the first
+        if player in current:
+            return None  # two dice added up, or a die rolled again: the lines do not say
+        current[player] = value
         if len(current) < len(contenders):
             continue
         best = max(current.values())
