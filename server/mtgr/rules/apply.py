@@ -484,6 +484,7 @@ def _moved(
         else (),
         melded_with=obj.melded_with if stays else None,
         level=obj.level if stays else None,
+        level_unknown=obj.level_unknown and stays,
         face_down=face_down if new_zone in ("battlefield", "exile", "stack") else False,
         # the front face, except on the stack and the battlefield (CR 712.8a)
         back_face=back_face if new_zone in ("battlefield", "stack") else False,
@@ -946,13 +947,21 @@ def _to_pregame(state: GameState) -> GameState:
 
 @_apply.register
 def _(statement: t.Roll, state: GameState, line: LineId) -> GameState:
-    if state.stage not in (Stage.HEADER, Stage.PREGAME):
-        return state  # an effect's roll (decision 0110), not the one deciding who chooses
+    if not state.decides_who_chooses(statement):
+        return state  # an effect's roll (decision 0110)
     state = _to_pregame(state)
     player = state.player(statement.subject.name)
     assert player is not None
     state = replace(state, rolls=(*state.rolls, (player.name, statement.result.value)))
     return state.with_player(replace(player, roll=statement.result.value))
+
+
+@_apply.register
+def _(statement: t.CoinFlip, state: GameState, line: LineId) -> GameState:
+    if statement.cause is None and state.stage in (Stage.HEADER, Stage.PREGAME):
+        # the players' agreed method (CR 103.1): the flip decides, not the rolls before it
+        return replace(state, rolls=())
+    return state
 
 
 @_apply.register
@@ -1589,7 +1598,7 @@ def _(statement: t.ClassLevel, state: GameState, line: LineId) -> GameState:
     obj = state.obj(statement.subject.number)
     if obj is None or obj.zone != "battlefield":
         return state  # O236
-    return state.with_object(replace(obj, level=statement.value.value))
+    return state.with_object(replace(obj, level=statement.value.value, level_unknown=False))
 
 
 @_apply.register
@@ -2462,6 +2471,8 @@ def _(statement: t.SnapshotObject, state: GameState, line: LineId) -> GameState:
         loyalty_gone=None,
         weakened=False,
         kept_by_legend=None,
+        level=None,
+        level_unknown=zone == "battlefield",
     )
     if obj.zone != zone:
         updated = replace(updated, entered_moment=state.moment)

@@ -184,8 +184,10 @@ class ObjectDetails:
     flipped: bool = False
     # a Room's doors with the unlocked designation (decision 0099, CR 709.5c)
     unlocked: tuple[str, ...] = ()
-    # a Class's level (decision 0108, CR 716.2b); None: never given one (level 1, 716.2d)
+    # a Class's level (decision 0108, CR 716.2b); None: never given one (level 1, 716.2d),
+    # or, with `level_unknown`, given none since a gap (a keyframe lists no levels)
     level: int | None = None
+    level_unknown: bool = False
     # a melded permanent (decision 0065): on the permanent, the other card of its meld pair;
     # on that other card, the permanent it is part of while it stays on the battlefield
     melded_with: int | None = None
@@ -759,6 +761,11 @@ class GameState:
         if self.variant == "brawl":
             return 30 if len(self.players) > 2 else 25
         return 40 if self.variant == "commander" else 20
+
+    def decides_who_chooses(self, roll: t.Roll) -> bool:
+        """Whether a roll is the pregame's, deciding who chooses the starting player (CR
+        103.1), rather than one an effect instructs during the game (decision 0110)."""
+        return roll.cause is None and self.stage in (Stage.HEADER, Stage.PREGAME)
 
     def commander_variant(self) -> bool:
         """Commanders, their tax and the command zone: Commander and its Brawl option."""

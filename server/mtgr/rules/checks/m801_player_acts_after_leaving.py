@@ -4,7 +4,9 @@
 A line of a game that goes on after a player conceded or lost, in which that player draws,
 gains or loses life, chooses or pays (`by "P"`), casts, takes a turn, or is attacked,
 targeted or dealt damage. Keyframe entries, the match result, the next game and a
-judge's lines are not flagged. Objects the player owned are gone with them: lines about those are O204's.
+judge's lines are not flagged, nor a `turn` line of a gap: a player who left during their
+own turn leaves it going on (CR 800.4j), and a gap's lines do not say in what order things
+happened (decision 0109 item 2). Objects the player owned are gone with them: lines about those are O204's.
 
 ## Why
 In a multiplayer game the game goes on after a player leaves it (CR 800.4), but that
@@ -30,6 +32,8 @@ turn 9 "Dave"
 - CR 800.4a: "When a player leaves the game, all objects (see rule 109) owned by that player leave the game and any effects which give that player control of any objects or players end."
 - CR 800.4k: "If a player who has left the game would begin a turn, that turn doesn't begin."
 - CR 800.4e: "If combat damage would be assigned to a player who has left the game, that damage isn't assigned."
+- CR 800.4j: "If a player leaves the game during their turn, that turn continues to its completion without an active player."
+- Decision 0109 item 2: a departure in a gap says that the player left, not when.
 """
 
 from __future__ import annotations
@@ -43,8 +47,8 @@ RULE = define(
     "M801",
     "Player acts or is acted on after leaving the game",
     severity=Severity.ERROR,
-    decisions=("0032.5", "0032.4"),
-    cr=("800.4a", "800.4k", "800.4e"),
+    decisions=("0032.5", "0032.4", "0109.2"),
+    cr=("800.4a", "800.4k", "800.4e", "800.4j"),
     doc=__doc__,
 )
 
@@ -77,6 +81,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
         return  # nobody has left: the common case, and the cheapest to tell
     if isinstance(statement, _NOT_IN_THE_GAME):
         return
+    if isinstance(statement, t.Turn) and state.stage is Stage.GAP:
+        return  # the turn the record resumes in may be the one its player left in (800.4j)
     for ref in statement.players:
         if has_left(state, ref.name):
             ctx.report(

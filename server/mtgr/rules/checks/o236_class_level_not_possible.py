@@ -5,8 +5,8 @@
 and, when C is an ability of #N itself (its class level bar's), when K skips a level: the
 ability for level K can be activated only while the Class is level K-1, and #N is below
 that. A permanent never given a level counts as level 1. A Class the lines did not show
-entering (a keyframe lists no levels) may have any level, and its levels are not judged
-until a `level` line gives one.
+entering (a keyframe lists no levels) may have any level, and so may one that stayed on
+the battlefield through a gap: its levels are not judged until a `level` line gives one.
 
 ## Why
 A level is a designation of a permanent (CR 716.2b). A class level bar is an activated
@@ -81,7 +81,15 @@ def check(ctx: Context, statement: t.Statement) -> None:
         )
         return
     level = statement.value.value
-    known = obj.level if obj.level is not None else 1 if obj.controlled_since is not None else None
+    known = (
+        None
+        if obj.level_unknown
+        else obj.level
+        if obj.level is not None
+        else 1
+        if obj.controlled_since is not None
+        else None
+    )
     if known is None or level <= known + 1 or not _its_own_ability(ctx, statement, obj.number):
         return
     ctx.report(

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 from mtgr.rules.context import Context
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import Stage
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -54,7 +53,7 @@ RULE = define(
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Roll)
     state = ctx.state
-    if state.game < 2 or state.stage not in (Stage.HEADER, Stage.PREGAME):
+    if state.game < 2 or not state.decides_who_chooses(statement):
         return
     chooser = state.next_chooser
     who = (

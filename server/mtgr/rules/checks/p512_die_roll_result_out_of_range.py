@@ -1,9 +1,10 @@
 """A pregame die roll whose result the dice cannot show.
 
 ## What it flags
-A `roll` line in the pregame whose result is below the number of dice or above what they
-can show together: `"Alice" roll d20 21`, `"Bob" roll 2d6 1`. A roll during the game is
-not judged: its result is the one the effect uses, after any modifiers (decision 0110).
+A `roll` line in the pregame, without a cause, whose result is below the number of dice or
+above what they can show together: `"Alice" roll d20 21`, `"Bob" roll 2d6 1`. A roll an
+effect instructs (`by C`) is not judged: its result is the one the effect uses, after any
+modifiers (decision 0110).
 
 ## Why
 A K-sided die has K equally likely outcomes, numbered from 1 to K (CR 706.1a), so N of them
@@ -50,6 +51,8 @@ RULE = define(
 @RULE.on(t.Roll, stages=(Stage.HEADER, Stage.PREGAME))
 def check(ctx: Context, statement: t.Statement) -> None:
     assert isinstance(statement, t.Roll)
+    if not ctx.state.decides_who_chooses(statement):
+        return  # an effect's roll (`by C`): its result after modifiers is not judged
     count, sides = statement.dice()
     result = statement.result.value
     if count >= 1 and sides >= 1 and count <= result <= count * sides:
