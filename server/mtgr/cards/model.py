@@ -37,11 +37,15 @@ class Face:
     def lists_keyword(self, keyword: str) -> bool:
         """Whether a line of its text lists the keyword ("Flying, vigilance"), rather than
         granting it under a condition ("has flying as long as ...", or a leveler's box
-        below "LEVEL 2-6": its level counters decide, CR 711.2a)."""
+        below "LEVEL 2-6": its level counters decide, CR 711.2a) or naming it in a sentence
+        (Grimdancer's counters "from among menace, deathtouch, and lifelink")."""
         keyword = keyword.casefold()
         for line in self.rules_lines():
             if _LEVEL_BOX.match(line):
                 return False
+            if line.endswith("."):
+                continue  # a sentence that names keywords ("from among menace, deathtouch,
+                # and lifelink"): a keyword line has none but its reminder text's
             if any(item.strip() == keyword for item in line.split(",")):
                 return True
         return False

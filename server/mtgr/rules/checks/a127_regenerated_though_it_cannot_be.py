@@ -6,7 +6,8 @@ is) destroys and says of what it destroys "It can't be regenerated" or "They can
 regenerated": Wrath of God, Terminate, Putrefy. Silent without a card index, for a card
 the index does not know, for a destruction by a state-based action (`by sba`; its
 damage's source may say "can't be regenerated this turn", which no line ties to it), and
-for a text that says it only under a condition.
+for a text that says it only under a condition, and for a modal spell (Crosis's Charm
+says it of one mode only: which the caster chose, the rule does not read).
 
 ## Why
 An effect that says a permanent can't be regenerated does not stop a regeneration shield
@@ -59,6 +60,11 @@ _NO_REGENERATION = re.compile(
 )
 
 
+_MODAL = re.compile(
+    r"\bchoose (?:one|two|three|one or more|one or both|any number)\b", re.IGNORECASE
+)
+
+
 @RULE.on(t.Regenerate, stages=(Stage.PLAYING,), outside_gaps_and_keyframes=True, with_cards=True)
 def check(ctx: Context, statement: t.Statement) -> None:
     cause = statement.cause
@@ -72,8 +78,9 @@ def check(ctx: Context, statement: t.Statement) -> None:
     card = ctx.card(text_of) if text_of is not None else None
     if text_of is None or card is None or text_of.face_down:
         return
-    if not _NO_REGENERATION.search(face_up(card, text_of).oracle_text):
-        return
+    text = face_up(card, text_of).oracle_text
+    if _MODAL.search(text) or not _NO_REGENERATION.search(text):
+        return  # a modal spell's other mode may say it (Crosis's Charm, CR 700.2)
     ctx.report(
         RULE,
         f"{text_of.label()} says what it destroys can't be regenerated: the shield is not "

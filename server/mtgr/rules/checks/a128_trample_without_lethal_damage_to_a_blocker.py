@@ -10,7 +10,9 @@ without a card index, for a blocker the index does not know or whose toughness i
 tell (see A108), when the attacker's damage had deathtouch (1 damage is lethal: the
 blocker was destroyed, or was indestructible), for a blocker whose damage line in the
 step names a replacement (prevented by protection, a Healing Salve) or whose damage umbra
-armor removed, and when the lines show something that could raise the blocker's toughness
+armor removed, for one with a lasting effect on it or a permanent attached (Swift
+Reconfiguration, Imprisoned in the Moon: it may have stopped being a creature and left
+combat, CR 506.4), and when the lines show something that could raise the blocker's toughness
 or prevent the damage (a lasting effect on it, a permanent's text, a pump spell in a
 graveyard).
 
@@ -51,7 +53,7 @@ step end-of-combat
 
 from __future__ import annotations
 
-from mtgr.rules.card_facts import could_be_given, toughness_with_counters
+from mtgr.rules.card_facts import could_be_given, may_gain_abilities, toughness_with_counters
 from mtgr.rules.checks.a108_lethal_damage_or_no_toughness import SAVES_IT
 from mtgr.rules.context import Context
 from mtgr.rules.describe import quiet
@@ -91,6 +93,9 @@ def _report_short_blockers(ctx: Context) -> None:
             continue
         if blocker.number in state.turn.damage_changed:
             continue  # prevented, replaced or removed: what it was assigned is not on it
+        if may_gain_abilities(ctx, blocker.number):
+            continue  # an Aura or effect may have made it stop being a creature, which
+            # removes it from combat (CR 506.4): its attacker tramples all over (702.19d)
         for number in sorted(trampled.intersection(blocker.blocking)):
             attacker = state.obj(number)
             if attacker is None or could_be_given(
