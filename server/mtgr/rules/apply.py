@@ -484,7 +484,7 @@ def _moved(
         else (),
         melded_with=obj.melded_with if stays else None,
         level=obj.level if stays else None,
-        level_unknown=obj.level_unknown and stays,
+        through_gap=obj.through_gap and stays,
         face_down=face_down if new_zone in ("battlefield", "exile", "stack") else False,
         # the front face, except on the stack and the battlefield (CR 712.8a)
         back_face=back_face if new_zone in ("battlefield", "stack") else False,
@@ -1598,7 +1598,7 @@ def _(statement: t.ClassLevel, state: GameState, line: LineId) -> GameState:
     obj = state.obj(statement.subject.number)
     if obj is None or obj.zone != "battlefield":
         return state  # O236
-    return state.with_object(replace(obj, level=statement.value.value, level_unknown=False))
+    return state.with_object(replace(obj, level=statement.value.value))
 
 
 @_apply.register
@@ -2022,11 +2022,13 @@ def _(statement: t.ObjectCounters, state: GameState, line: LineId) -> GameState:
     obj = _named(
         _object(state, statement.subject.number, line, "battlefield", None), statement.name
     )
-    if loyalty_cost_of(state, statement) is not None:
-        turn = state.turn
-        state = replace(state, turn=replace(turn, loyalty_used=turn.loyalty_used | {obj.number}))
     kind = statement.counter.value
     delta = statement.delta.value
+    paying = loyalty_cost_of(state, statement)
+    if paying is not None:
+        turn = state.turn
+        state = replace(state, turn=replace(turn, loyalty_used=turn.loyalty_used | {obj.number}))
+        state = state.with_object(replace(state.objects[paying], loyalty_cost=delta))
     counters = _counters(obj.counters, kind, delta)
     if kind == "-1/-1" and 0 < delta <= obj.damage and _damage_as_counters(state, obj, statement):
         obj = replace(obj, damage=obj.damage - delta)  # wither or infect (decision 0060.5)
@@ -2472,7 +2474,8 @@ def _(statement: t.SnapshotObject, state: GameState, line: LineId) -> GameState:
         weakened=False,
         kept_by_legend=None,
         level=None,
-        level_unknown=zone == "battlefield",
+        unlocked=(),
+        through_gap=zone == "battlefield",
     )
     if obj.zone != zone:
         updated = replace(updated, entered_moment=state.moment)

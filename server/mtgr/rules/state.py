@@ -182,12 +182,15 @@ class ObjectDetails:
     # the stack (CR 702.34a, 702.133a, 702.180a, 702.127a)
     exiled_from_stack: bool = False
     flipped: bool = False
-    # a Room's doors with the unlocked designation (decision 0099, CR 709.5c)
+    # a Room's doors with the unlocked designation (decision 0099, CR 709.5c); with
+    # `through_gap`, a door not among them may be unlocked too
     unlocked: tuple[str, ...] = ()
     # a Class's level (decision 0108, CR 716.2b); None: never given one (level 1, 716.2d),
-    # or, with `level_unknown`, given none since a gap (a keyframe lists no levels)
+    # or, with `through_gap`, given none since a gap
     level: int | None = None
-    level_unknown: bool = False
+    # on the battlefield at a keyframe after a gap: its level and doors, which a keyframe
+    # does not list (decisions 0099, 0108), are known only where a line since gave them
+    through_gap: bool = False
     # a melded permanent (decision 0065): on the permanent, the other card of its meld pair;
     # on that other card, the permanent it is part of while it stays on the battlefield
     melded_with: int | None = None
@@ -212,6 +215,8 @@ class ObjectDetails:
     # "countered" or "fizzle": how it last left the stack without resolving, until it moves
     # again; none of its effects happened (CR 701.6a, 608.2b)
     unresolved: str | None = None
+    # a loyalty ability's cost (+1, -2): which of its planeswalker's abilities it is (A123)
+    loyalty_cost: int | None = None
     # an instant or sorcery that resolved in an earlier casting this game: the extra turns
     # it gave still come after a later casting is countered (Time Walk recast, K347)
     resolved_before: bool = False
@@ -878,7 +883,7 @@ class GameState:
         if after not in names or not alive:
             return None
         if steps <= 0:
-            return after
+            return after if after in alive else self.next_player(after)
         i = names.index(after) + 1
         while names[i % len(names)] not in alive:  # the first one still in the game
             i += 1

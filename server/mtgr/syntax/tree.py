@@ -471,7 +471,7 @@ class LibraryAction(PlayerStatement):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Roll(PlayerStatement):
-    """`"P" roll [N]dK R [by C]`: P rolls N K-sided dice (one without N) for a total of R
+    """`"P" roll [N]dK T [by C]`: P rolls N K-sided dice (one without N) for a total of T
     (decisions 0009, 0110)."""
 
     die: Word

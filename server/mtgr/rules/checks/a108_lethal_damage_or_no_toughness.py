@@ -1,7 +1,8 @@
 """A creature with lethal damage, or with toughness 0 or less, left on the battlefield.
 
 ## What it flags
-A turn, phase or step line, or the end of a record of a game not over, while a creature
+A turn, phase or step line, or the end of a record of a game not over that no player has
+left, while a creature
 card stays on the battlefield that, in the step just ending, was dealt damage (the lines' `damage` lines, added up over the turn) at
 least equal to its toughness, or by a source whose card lists deathtouch (when the damage
 line does not say `deathtouch`, which is B107's), or entered with toughness 0 or less:
@@ -93,8 +94,12 @@ def check(ctx: Context, statement: t.Statement) -> None:
 @RULE.at_end
 def at_end(ctx: Context) -> None:
     """A record that ends in a step where one was dealt lethal damage (a game over is not:
-    its last state-based actions end it, CR 104.2a)."""
-    if ctx.cards is not None and ctx.state.stage is Stage.PLAYING and not quiet(ctx):
+    its last state-based actions end it, CR 104.2a; nor one a player has left: a record
+    may end with its player's concession)."""
+    state = ctx.state
+    if ctx.cards is None or state.stage is not Stage.PLAYING or quiet(ctx):
+        return
+    if not any(player.lost for player in state.players):
         _report_left_on_the_battlefield(ctx)
 
 

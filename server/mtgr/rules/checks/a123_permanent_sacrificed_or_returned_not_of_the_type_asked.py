@@ -64,6 +64,8 @@ RULE = define(
 _QUANTITY = r"(?:an?|one|two|three|another)"
 _KIND = r"((?:non)?[a-z]+(?:(?:,| or| and/or)+ (?:non)?[a-z]+)*)"
 _SACRIFICE = re.compile(rf"\bsacrifices? {_QUANTITY} {_KIND}\b", re.IGNORECASE)
+_MINUS = "\u2212"  # as Oracle writes a loyalty cost: "\u22122:"
+_ANY_SACRIFICE = re.compile(r"\bsacrifices?\b", re.IGNORECASE)
 _RETURN = re.compile(
     rf"\breturn {_QUANTITY} {_KIND} you control to (?:its|their) owner's hand", re.IGNORECASE
 )
@@ -118,7 +120,8 @@ def check(ctx: Context, statement: t.Statement) -> None:
     moved_card = ctx.card(moved, statement.name)
     if card is None or moved_card is None:
         return
-    wanted = _asked(card.front.oracle_text, _SACRIFICE if sacrifice else _RETURN)
+    text = _ability_text(card.front.oracle_text, causing.loyalty_cost)
+    wanted = _asked(text, _SACRIFICE if sacrifice else _RETURN)
     if not wanted:
         return
     face = face_up(moved_card, moved)
@@ -137,9 +140,26 @@ def check(ctx: Context, statement: t.Statement) -> None:
     )
 
 
+def _ability_text(text: str, loyalty_cost: int | None) -> str:
+    """The text of the loyalty ability whose cost was paid (Liliana of the Veil's "-2:"
+    line, not her "-6:"), or the whole text."""
+    if loyalty_cost is None:
+        return text
+    sign = "+" if loyalty_cost > 0 else _MINUS if loyalty_cost < 0 else ""
+    cost = f"{sign}{abs(loyalty_cost)}:"
+    for line in text.splitlines():
+        if line.replace("-", _MINUS).startswith(cost):
+            return line
+    return text
+
+
 def _asked(text: str, pattern: re.Pattern[str]) -> set[str] | None:
     """The types the text's sacrifices (or returns) ask for; None for a text not read
-    wholly (a word that is no type), or that asks for none."""
+    wholly (a word that is no type, or a sacrifice the pattern does not read: Liliana of the
+    Veil's -6 "sacrifices all permanents in the pile" beside her -2's "a creature"), or
+    that asks for none."""
+    if pattern is _SACRIFICE and len(_ANY_SACRIFICE.findall(text)) > len(pattern.findall(text)):
+        return None
     kinds: set[str] = set()
     for match in pattern.finditer(text):
         for word in re.split(r",| or | and/or ", match.group(1).casefold()):

@@ -2,7 +2,7 @@
 
 ## What it flags
 The line that ends a combat damage step (the next step, phase or turn; or the end of a
-record whose game is not over) when a blocked
+record whose game is not over and no player has left) when a blocked
 attacker dealt `trample` damage to the player, planeswalker or battle it attacks in that
 step, and a creature still blocking it survived the step with less damage marked than its
 toughness: trample assigns lethal damage to every blocker before the rest goes on. Silent
@@ -10,7 +10,8 @@ without a card index, for a blocker the index does not know or whose toughness i
 tell (see A108), when the attacker's damage had deathtouch (1 damage is lethal: the
 blocker was destroyed, or was indestructible), for a blocker whose damage line in the
 step names a replacement (prevented by protection, a Healing Salve) or whose damage umbra
-armor removed, for one with a lasting effect on it or a permanent attached (Swift
+armor removed, for one whose toughness a text may lower (Death's Shadow's "gets -X/-X":
+lethal damage is less), for one with a lasting effect on it or a permanent attached (Swift
 Reconfiguration, Imprisoned in the Moon: it may have stopped being a creature and left
 combat, CR 506.4), and when the lines show something that could raise the blocker's toughness
 or prevent the damage (a lasting effect on it, a permanent's text, a pump spell in a
@@ -58,7 +59,7 @@ from mtgr.rules.checks.a108_lethal_damage_or_no_toughness import SAVES_IT
 from mtgr.rules.context import Context
 from mtgr.rules.describe import quiet
 from mtgr.rules.registry import Severity, define
-from mtgr.rules.state import GameObject, Stage
+from mtgr.rules.state import GameObject, GameState, Stage
 from mtgr.syntax import tree as t
 
 RULE = define(
@@ -78,8 +79,10 @@ def check(ctx: Context, statement: t.Statement) -> None:
 
 @RULE.at_end
 def at_end(ctx: Context) -> None:
-    """A record that ends in the combat damage step, its game not over."""
-    if ctx.cards is not None and ctx.state.stage is Stage.PLAYING:
+    """A record that ends in the combat damage step, its game not over (nor left by a
+    player: a record may end with its player's concession)."""
+    state = ctx.state
+    if ctx.cards is not None and state.stage is Stage.PLAYING and not _someone_left(state):
         _report_short_blockers(ctx)
 
 
@@ -116,8 +119,18 @@ def _report_short_blockers(ctx: Context) -> None:
                 )
 
 
+# what may make a blocker's toughness lower than its card's (Death's Shadow's "gets -X/-X"),
+# and lethal damage less, besides what raises it or saves it
+_LOWERS_TOUGHNESS = ("get -", "gets -")
+
+
+def _someone_left(state: GameState) -> bool:
+    return any(player.lost for player in state.players)
+
+
 def _short_of_lethal(ctx: Context, blocker: GameObject) -> bool:
     toughness = toughness_with_counters(ctx.card(blocker), blocker)
     if toughness is None or toughness <= 0 or blocker.damage >= toughness:
         return False
-    return not could_be_given(ctx, blocker, SAVES_IT, any_effect_on_it=True, from_spells=True)
+    changes = (*SAVES_IT, *_LOWERS_TOUGHNESS)
+    return not could_be_given(ctx, blocker, changes, any_effect_on_it=True, from_spells=True)

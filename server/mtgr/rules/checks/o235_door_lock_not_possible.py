@@ -4,8 +4,9 @@
 `#N unlock "Door"` (decision 0099) when, in the rebuilt state, #N is not on the battlefield
 or that door is unlocked already, and `#N lock "Door"` when it is not on the battlefield or
 that door is locked. Without card data the checker cannot tell whether #N is a Room, nor
-which its doors are. A Room the lines did not show entering (a keyframe lists no doors) may
-have either door unlocked, and the lock of one of its doors is not reported.
+which its doors are. A Room the lines did not show entering, or one on the battlefield
+through a gap (a keyframe lists no doors), may have either door unlocked: the lock of a door
+the lines since have not unlocked is not reported.
 
 ## Why
 Only a permanent has the unlocked designations (CR 709.5c). A player may pay the unlock cost
@@ -72,7 +73,12 @@ def check(ctx: Context, statement: t.Statement) -> None:
         problem = f"{obj.label()} is {where_is(ctx.state, obj)}: only a permanent has doors"
     elif unlocking and door in obj.unlocked:
         problem = f'the door "{door}" of {obj.label()} is unlocked already'
-    elif not unlocking and door not in obj.unlocked and obj.controlled_since is not None:
+    elif (
+        not unlocking
+        and door not in obj.unlocked
+        and obj.controlled_since is not None
+        and not obj.through_gap
+    ):
         # (a Room the lines did not show entering, from a keyframe, may have any door
         # unlocked: a keyframe does not list doors, decision 0099 item 4)
         problem = f'the door "{door}" of {obj.label()} is locked already'

@@ -82,12 +82,10 @@ def check(ctx: Context, statement: t.Statement) -> None:
         return
     level = statement.value.value
     known = (
-        None
-        if obj.level_unknown
-        else obj.level
+        obj.level
         if obj.level is not None
         else 1
-        if obj.controlled_since is not None
+        if obj.controlled_since is not None and not obj.through_gap
         else None
     )
     if known is None or level <= known + 1 or not _its_own_ability(ctx, statement, obj.number):
