@@ -1496,7 +1496,7 @@ def _(statement: t.AbilityOf, state: GameState, line: LineId) -> GameState:
     if statement.source is None:
         return _designation_trigger(statement, state, line)
     source = statement.source.number
-    controller = _controller_of(state, source)
+    controller = _activator(statement) or _controller_of(state, source)
     source_obj = state.obj(source)
     label = source_obj.name if source_obj and source_obj.name else f"#{source}"
     obj = new_object(
@@ -1518,6 +1518,15 @@ def _(statement: t.AbilityOf, state: GameState, line: LineId) -> GameState:
     if statement.verb.value == "activate" and obj.permission is None:
         state = replace(state, turn=replace(turn, activated=turn.activated | {source}))
     return replace(state, stack=(*state.stack, obj.number))
+
+
+def _activator(statement: t.AbilityOf) -> str | None:
+    """The player named by `activate of #M by "P"`: an ability any player may activate is
+    controlled by the player who activated it (decision 0111, CR 113.8)."""
+    agent = statement.cause.agent if statement.cause is not None else None
+    if statement.verb.value != "activate" or not isinstance(agent, t.PlayerRef):
+        return None
+    return agent.name
 
 
 def _permission(statement: t.AbilityOf) -> int | None:
@@ -1990,15 +1999,12 @@ def _commander_damage(
     return state
 
 
-def _settle(
-    state: GameState, recipient: int | str, source: int | None, amount: int, exact: bool = False
-) -> GameState:
-    """A life or loyalty line settles the damage it results from (0019 item 5); with
-    `exact`, only damage of its source and amount (poison from infect: CR 120.3b)."""
+def _settle(state: GameState, recipient: int | str, source: int | None, amount: int) -> GameState:
+    """A life or loyalty line settles the damage it results from (0019 item 5)."""
     pending = state.pending_damage
     # the damage of this source and amount first: of two damage events one source dealt
     # the player, each result settles its own
-    matches = ((True, True),) if exact else ((True, True), (True, False), (False, True))
+    matches = ((True, True), (True, False), (False, True))
     for match_source, match_amount in matches:
         for i, damage in enumerate(pending):
             if damage.recipient != recipient:
@@ -2072,10 +2078,28 @@ def _(statement: t.PlayerCounters, state: GameState, line: LineId) -> GameState:
     counters = _counters(player.counters, statement.counter.value, statement.delta.value)
     player = replace(player, counters=counters)
     state = _may_lose(state.with_player(player), player, line)
-    if statement.delta.value > 0 and statement.counter.value == "poison":
-        # infect gives as many as the damage; other poison (toxic) leaves its life line due
-        source = _cause_object(statement)
-        state = _settle(state, player.name, source, statement.delta.value, exact=True)
+    source = _cause_object(statement)
+    if statement.counter.value == "poison" and statement.delta.value >= 0 and source is not None:
+        state = _poisoned(state, player.name, source, statement)
+    return state
+
+
+def _poisoned(state: GameState, player: str, source: int, statement: t.PlayerCounters) -> GameState:
+    """Poison counters a damage's source gives the player: infect's result of the damage
+    (CR 120.3b), whose life line toxic's counters alone leave due (CR 702.164c). D801 reads
+    the number given where a card index tells whether the source has infect or toxic; with
+    `replacement #R` (Vorinclex) or `+0` (Solemnity) any number settles it (decision 0111)."""
+    given = statement.delta.value
+    pending = state.pending_damage
+    candidates = [i for i, d in enumerate(pending) if d.recipient == player and d.source == source]
+    candidates.sort(key=lambda i: pending[i].amount != given)  # the damage of its number first
+    for i in candidates:
+        damage = pending[i]
+        if statement.replacements or given == 0:
+            return replace(state, pending_damage=pending[:i] + pending[i + 1 :])
+        if given >= damage.amount:
+            marked = replace(damage, poison=given)
+            return replace(state, pending_damage=(*pending[:i], marked, *pending[i + 1 :]))
     return state
 
 
@@ -2173,7 +2197,9 @@ def _(statement: t.Phasing, state: GameState, line: LineId) -> GameState:
         _object(state, statement.subject.number, line, "battlefield", None), statement.name
     )
     out = statement.direction.value == "out"
-    state = state.with_object(_phased(obj, out, indirectly=False))
+    agent = statement.cause.agent if statement.cause is not None else None
+    by = agent.number if isinstance(agent, t.ObjectRef) else None
+    state = state.with_object(_phased(obj, out, indirectly=False, by=by))
     phased = {obj.number}
     # what is attached to it phases out and in with it, indirectly (CR 702.26g)
     for attached in state.attachments_of(obj.number) if state.attached else []:
@@ -2185,11 +2211,16 @@ def _(statement: t.Phasing, state: GameState, line: LineId) -> GameState:
     return replace(state, phased=state.phased | phased) if out else state
 
 
-def _phased(obj: GameObject, out: bool, *, indirectly: bool) -> GameObject:
+def _phased(obj: GameObject, out: bool, *, indirectly: bool, by: int | None = None) -> GameObject:
     """Phased out it is treated as though it does not exist and leaves combat (702.26b)."""
     if not out:
         return replace(
-            obj, phased_out=False, phased_under=None, phased_indirectly=False, phase_in_due=False
+            obj,
+            phased_out=False,
+            phased_under=None,
+            phased_indirectly=False,
+            phase_in_due=False,
+            phased_by=None,
         )
     return replace(
         _out_of_combat(obj),
@@ -2197,6 +2228,7 @@ def _phased(obj: GameObject, out: bool, *, indirectly: bool) -> GameObject:
         phased_under=obj.controller,
         phased_indirectly=indirectly,
         phase_in_due=False,
+        phased_by=by,
     )
 
 

@@ -79,7 +79,7 @@ def could_be_given(
             if (
                 card is not None
                 and (card.any_face_has_type("Instant") or card.any_face_has_type("Sorcery"))
-                and any(card.text_mentions(phrase) for phrase in phrases)
+                and any(card.text_mentions_beyond_keywords(phrase) for phrase in phrases)
             ):
                 return True
         if other.zone == "command" and other.kind is ObjectKind.EMBLEM:

@@ -201,6 +201,9 @@ class ObjectDetails:
     phased_under: str | None = None
     phased_indirectly: bool = False
     phase_in_due: bool = False
+    # the object whose effect phased it out directly (`phase out by #N`): an effect that
+    # phases it out "until" something keeps it out through its untap steps (Oubliette)
+    phased_by: int | None = None
     gone_by: str | None = None  # how a card went back to the untracked pool ("shuffled into ...")
     damaged_moment: LineId | None = None  # GameState.moment when damage was last marked
     # the source of the damage last marked (decision 0060); None when it was face down,
@@ -393,6 +396,10 @@ class PendingDamage:
     amount: int
     recipient: int | str  # a planeswalker's number or a player's name
     span: Span | None = None  # the damage line's columns, for reporting on it later
+    # the poison counters its source gave the player for it, at least the damage: infect's
+    # result, and toxic's beside it (decision 0111 item 2); D801 reads whether the source
+    # may have infect and toxic where a card index tells
+    poison: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -129,7 +129,7 @@ DESCRIPTIONS: dict[str, str] = {
     "host": 'what it is attached to: an object #N or a player "Name"',
     "phasing": "out or in",
     "snapshot_phased": "phased-out",
-    "designation_source": "monarch or initiative",
+    "designation_source": "monarch, initiative or speed",
     "damage_deathtouch": "deathtouch",
     "entered_face_down": "face-down",
     "k_face_up": "face-up",

@@ -6,7 +6,8 @@ turn, and a `tap` line whose cause is the creature itself when its text has an a
 with {T} in its cost (its own ability, a mana ability too: Llanowar Elves cast this
 turn), when the face it has up is a creature's, its card has no haste and nothing the
 lines show could give it haste (its own text, as with dash; a lasting effect; a permanent
-whose text mentions haste). Silent without a card index, for tokens, for objects whose
+whose text mentions haste; an instant or sorcery in a graveyard or exile whose text does,
+Expedite: a record may leave out the lasting effect a spell left). Silent without a card index, for tokens, for objects whose
 arrival the lines do not show (a keyframe, a recording that starts late), after a change
 of control (the spells that change control for a turn give haste, and the `control` line
 does not say which text), for a modal double-faced card with its land face up, and for a
@@ -130,4 +131,4 @@ def _summoning_sick(ctx: Context, obj: GameObject, name: t.Text | None) -> bool:
         return False  # a modal double-faced card played as its land face (CR 712.8f)
     if may_gain_abilities(ctx, obj.number):
         return False  # an Aura or effect on it may make it no creature (Imprisoned in the Moon)
-    return not could_be_given(ctx, obj, ("haste",))
+    return not could_be_given(ctx, obj, ("haste",), from_spells=True)

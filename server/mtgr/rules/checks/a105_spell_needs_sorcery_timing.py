@@ -5,7 +5,9 @@ A `cast` line, without a cause, for a card with no instant face and no flash, at
 when its caster may cast only instants: not in a main phase of the caster's own turn, or
 with something on the stack. Silent when something the lines show could let it be cast
 then (its own text, a lasting effect or a permanent that mentions flash or "any time you
-could cast an instant"), when a cause casts it (an effect that casts it while resolving
+could cast an instant", an instant or sorcery in a graveyard or exile that does, as Borne
+Upon a Wind, a card gone from the battlefield that let spells be cast "as though they had
+flash", as Emergence Zone sacrificed), when a cause casts it (an effect that casts it while resolving
 ignores timing), and without a card index.
 
 Reads: each face's `type_line`, the card's `keywords` and `oracle_text`, and the
@@ -77,7 +79,9 @@ def check(ctx: Context, statement: t.Statement) -> None:
         return
     caster = statement.caster.name if statement.caster else obj.controller or obj.owner
     problems = sorcery_timing_problems(state, caster)
-    if not problems or could_be_given(ctx, obj, INSTANT_SPEED):
+    if not problems or could_be_given(ctx, obj, INSTANT_SPEED, from_spells=True):
+        return
+    if _flash_given_by_a_card_gone(ctx):
         return
     kind = card.front.type_line.split("—")[0].strip().lower()
     ctx.report(
@@ -89,4 +93,15 @@ def check(ctx: Context, statement: t.Statement) -> None:
         + " (CR 117.1a, 307.1)",
         statement.verb.span,
         related=ctx.where(obj),
+    )
+
+
+def _flash_given_by_a_card_gone(ctx: Context) -> bool:
+    """A card in a graveyard or exile that gives spells flash for a while (Emergence Zone,
+    sacrificed for its ability): the effect outlives it, and a record may leave it out."""
+    return ctx.cards is not None and any(
+        other.zone in ("graveyard", "exile")
+        and (card := ctx.card(other)) is not None
+        and card.text_mentions("as though they had flash")
+        for other in ctx.state.objects.values()
     )

@@ -5,8 +5,8 @@ A `cast` with the mode `flashback`, `jump-start`, `escape`, `retrace`, `harmoniz
 `disturb` for a card whose Oracle keywords do not include it (a Lightning Bolt cast with
 flashback). Silent without a card index, when the line names the effect that lets it be
 cast (`by C`), when a lasting effect is on the card (Snapcaster Mage's), and when a
-lasting effect or a permanent's text could give the keyword to cards (Past in Flames,
-Underworld Breach, Lier).
+lasting effect, a permanent's text, or an instant or sorcery in a graveyard or exile
+could give the keyword to cards (Past in Flames, Underworld Breach, Lier).
 
 ## Why
 These keywords are permissions a card has in its own text: flashback lets its owner cast
@@ -79,7 +79,7 @@ def check(ctx: Context, statement: t.Statement) -> None:
         keyword = _OWN_PERMISSIONS[mode.value]
         if card.has_keyword(keyword):
             continue
-        if could_be_given(ctx, obj, (mode.value,), any_effect_on_it=True):
+        if could_be_given(ctx, obj, (mode.value,), any_effect_on_it=True, from_spells=True):
             continue
         ctx.report(
             RULE,

@@ -3,8 +3,8 @@
 ## What it flags
 A `target` line of a spell whose text counters "target spell", "target noncreature
 spell", "target creature spell", "target instant or sorcery spell" or "target activated
-or triggered ability", when the object it names is an ability where a spell is asked
-for, a spell where an ability is, or a spell whose card types the description rules out
+or triggered ability", when the object it names is an ability (or a copy of one:
+Strionic Resonator's) where a spell is asked for, a spell where an ability is, or a spell whose card types the description rules out
 (Force of Negation on a creature spell). Reads the targeted spell's card when it has one
 face (a split, adventurer or double-faced card is left alone: which face is on the stack
 the lines do not always say). Silent without a card index, for a description this rule
@@ -38,6 +38,7 @@ spell" is not a creature spell. To counter is to cancel a spell or ability on th
 - CR 115.1a: "An instant or sorcery spell is targeted if its spell ability identifies something it will affect by using the phrase "target [something]," where the "something" is a phrase that describes an object and/or player."
 - CR 601.2c: "The player announces their choice of an appropriate object or player for each target the spell requires."
 - CR 701.6a: "To counter a spell or ability means to cancel it, removing it from the stack."
+- CR 707.10: "A copy of a spell is itself a spell, even though it has no spell card associated with it. A copy of an ability is itself an ability."
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ RULE = define(
     "Counterspell targets what it does not counter",
     severity=Severity.ERROR,
     decisions=("0011.4", "0050.3"),
-    cr=("115.1a", "601.2c", "701.6a"),
+    cr=("115.1a", "601.2c", "701.6a", "707.10"),
     doc=__doc__,
 )
 
@@ -130,7 +131,7 @@ def _not_wanted(
     ctx: Context, alternatives: list[list[str]] | None, target: GameObject
 ) -> str | None:
     """Why the target is not what the text counters, or None if it may be."""
-    is_ability = target.kind is ObjectKind.ABILITY
+    is_ability = _is_ability(ctx, target)
     if alternatives is None:
         return None if is_ability else "is a spell, not an ability"
     if is_ability:
@@ -154,3 +155,16 @@ def _has(types: set[str], word: str) -> bool:
     if word == "permanent":
         return bool(types & _PERMANENT)
     return word in types
+
+
+def _is_ability(ctx: Context, obj: GameObject) -> bool:
+    """An ability, or a copy of one (Strionic Resonator's): a copy of an ability is itself
+    an ability (CR 707.10)."""
+    seen: set[int] = set()
+    while obj.kind is ObjectKind.COPY and obj.source is not None and obj.number not in seen:
+        seen.add(obj.number)
+        original = ctx.state.obj(obj.source)
+        if original is None:
+            return False
+        obj = original
+    return obj.kind is ObjectKind.ABILITY

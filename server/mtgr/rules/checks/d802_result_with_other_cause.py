@@ -3,7 +3,9 @@
 ## What it flags
 A life loss (or poison counters, or loyalty or defense counters removed) right after a
 damage line, that settles that damage but names a cause other than the damage's source,
-or no cause: `#30 damage 2 -> "Bob"` then `"Bob" life -2 by #31`.
+or no cause: `#30 damage 2 -> "Bob"` then `"Bob" life -2 by #31`. Poison counters that
+name an object are not read: they may be that object's toxic, given beside the result of
+its own damage (CR 702.164c).
 
 ## Why
 The life a player loses from damage is lost because of the damage (CR 120.3a), and the
@@ -54,7 +56,10 @@ def check(ctx: Context, statement: t.Statement) -> None:
     recipient, amount, what = settles
     cause = statement.cause
     source = cause.agent.number if cause and isinstance(cause.agent, t.ObjectRef) else None
-    candidates = [d for d in pending if d.recipient == recipient]
+    if isinstance(statement, t.PlayerCounters) and source is not None:
+        return  # its own toxic's counters, beside its damage's result (CR 702.164c)
+    # (damage its infect's poison counters settled may stay pending only for D801)
+    candidates = [d for d in pending if d.recipient == recipient and not d.poison]
     if any(d.source == source for d in candidates):
         return
     damage = next((d for d in candidates if d.amount == amount), None)

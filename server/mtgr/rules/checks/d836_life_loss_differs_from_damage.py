@@ -107,7 +107,11 @@ def _compare(
     if cause is None or not isinstance(cause.agent, t.ObjectRef):
         return  # D802 reports a result without the damage's source
     source = cause.agent.number
-    dealt = [d for d in ctx.state.pending_damage if d.recipient == recipient and d.source == source]
+    dealt = [
+        d
+        for d in ctx.state.pending_damage
+        if d.recipient == recipient and d.source == source and not d.poison
+    ]
     lost = -statement.delta.value
     if not dealt or lost in {d.amount if most is None else min(d.amount, most) for d in dealt}:
         return
