@@ -467,7 +467,7 @@ def _moved(
         # the rest of its resolution (CR 608.2b, K344)
         targets=obj.targets if stays or obj.zone == "stack" else (),
         left_controller=obj.left_controller
-        if stays
+        if stays or _to_the_command_zone_at_once(state, obj, new_zone)
         else obj.controller
         if obj.zone == "battlefield"
         else None,
@@ -2229,6 +2229,17 @@ def _phased(obj: GameObject, out: bool, *, indirectly: bool, by: int | None = No
         phased_indirectly=indirectly,
         phase_in_due=False,
         phased_by=by,
+    )
+
+
+def _to_the_command_zone_at_once(state: GameState, obj: GameObject, new_zone: str) -> bool:
+    """A commander its owner puts into the command zone in the step it died or was exiled
+    (CR 903.9a): its leaves-the-battlefield abilities still look back at who controlled it
+    (CR 603.10a), as they trigger after the state-based action."""
+    return (
+        new_zone == "command"
+        and obj.zone in ("graveyard", "exile")
+        and obj.entered_moment == state.moment
     )
 
 
