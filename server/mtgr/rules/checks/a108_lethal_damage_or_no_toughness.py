@@ -12,7 +12,11 @@ the printed one with its +1/+1 counters. Silent without a card index, for a toug
 that is not a number (`*`) or differs between a card's faces, and whenever something the
 lines show could change toughness or save it: a lasting effect on it, or on no object in
 particular whose text gives toughness (`+1/+1`, "get +"), -1/-1 counters (infect and wither deal damage as counters), a permanent whose
-text gives +N/+N, indestructible or regeneration, or prevents damage.
+text gives +N/+N, indestructible or regeneration, or prevents damage, an instant or sorcery
+in a graveyard or exile whose text does (Boros Charm), or a lasting effect that says so in
+the writer's words ("can't be destroyed"). Damage whose source
+may have infect or wither is not read as marked: it becomes -1/-1 counters, and where
+none could be put (Solemnity) nothing of it stays.
 
 Reads: the front face's `toughness` and `type_line`, and the `oracle_text` of the
 permanents on the battlefield, of the planeswalkers emblems are named after (an emblem's
@@ -50,6 +54,7 @@ step end
 - CR 704.5g: "If a creature has toughness greater than 0, it has damage marked on it, and the total damage marked on it is greater than or equal to its toughness, that creature has been dealt lethal damage and is destroyed."
 - CR 704.5h: "If a creature has toughness greater than 0, and it's been dealt damage by a source with deathtouch since the last time state-based actions were checked, that creature is destroyed."
 - CR 120.3e: "Damage dealt to a creature by a source with neither wither nor infect causes that much damage to be marked on that creature."
+- CR 120.3d: "Damage dealt to a creature by a source with wither and/or infect causes that source's controller to put that many -1/-1 counters on that creature."
 - CR 704.3: "Whenever a player would get priority (see rule 117, "Timing and Priority"), the game checks for any of the listed conditions for state-based actions, then performs all applicable state-based actions simultaneously as a single event."
 """
 
@@ -69,12 +74,15 @@ RULE = define(
     "Creature with lethal damage or no toughness left on the battlefield",
     severity=Severity.ERROR,
     decisions=("0012.5", "0050.3"),
-    cr=("704.5f", "704.5g", "704.5h", "120.3e", "704.3"),
+    cr=("704.5f", "704.5g", "704.5h", "120.3e", "120.3d", "704.3"),
     doc=__doc__,
 )
 
 # Oracle text that can change toughness, or keep a damaged creature on the battlefield.
-SAVES_IT = ("get +", "gets +", "indestructible", "regenerate", "toughness", "prevent")
+SAVES_IT = (
+    *("get +", "gets +", "indestructible", "can't be destroyed", "regenerate", "toughness"),
+    "prevent",
+)
 _LOSES_DEATHTOUCH = (
     "lose deathtouch",
     "loses deathtouch",
@@ -121,7 +129,7 @@ def _report_left_on_the_battlefield(ctx: Context) -> None:
             problem = (
                 f"its toughness is {toughness}, so it goes to its owner's graveyard (CR 704.5f)"
             )
-        elif marked_now and 0 < toughness <= damage:
+        elif marked_now and 0 < toughness <= damage and not _dealt_as_counters(ctx, obj):
             problem = (
                 f"it has {damage} damage marked this turn and toughness {toughness}, "
                 "so it is destroyed (CR 704.5g)"
@@ -135,7 +143,7 @@ def _report_left_on_the_battlefield(ctx: Context) -> None:
             continue
         if (
             card.has_keyword("Indestructible")
-            or could_be_given(ctx, obj, SAVES_IT, any_effect_on_it=True)
+            or could_be_given(ctx, obj, SAVES_IT, any_effect_on_it=True, from_spells=True)
             or any(e.on is None and _RAISES_TOUGHNESS.search(e.text) for e in ctx.state.effects)
         ):
             continue
@@ -154,6 +162,14 @@ def _report_left_on_the_battlefield(ctx: Context) -> None:
             "come before this line: `move battlefield -> graveyard by sba`",
             related=ctx.where(obj),
         )
+
+
+def _dealt_as_counters(ctx: Context, obj: GameObject) -> bool:
+    """Whether the source of the damage last marked on it may have infect or wither: that
+    damage is not marked but becomes -1/-1 counters (CR 120.3d, 702.90c), and where none
+    could be put (Solemnity, a replacement halving one) nothing stays of it."""
+    source = ctx.state.obj(obj.damaged_by) if obj.damaged_by is not None else None
+    return source is not None and could_be_given(ctx, source, ("infect", "wither"))
 
 
 def _by_deathtouch(ctx: Context, obj: GameObject) -> bool:

@@ -76,10 +76,16 @@ def check(ctx: Context, statement: t.Statement) -> None:
     hand = state.hand_size(active)
     if hand <= MAXIMUM_HAND_SIZE or maximum_hand_size_may_differ(ctx):
         return
+    unread = (
+        ""
+        if ctx.cards is not None
+        else "; if a permanent raised the maximum (Reliquary Tower), a card index reads it "
+        "(`mtgr cards update`), or write `// allow T424` on this line"
+    )
     ctx.report(
         RULE,
         f'"{active}" ended turn {state.turn.number} with {hand} cards in hand: as the '
         f"cleanup step begins the active player discards down to {MAXIMUM_HAND_SIZE} "
-        "(CR 514.1), written `#N move hand -> graveyard as discard` in `step cleanup`",
+        f"(CR 514.1), written `#N move hand -> graveyard as discard` in `step cleanup`{unread}",
         statement.verb.span,
     )
