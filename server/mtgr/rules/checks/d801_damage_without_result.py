@@ -133,9 +133,8 @@ def _poison_kept_off(ctx: Context, source: GameObject | None) -> bool:
     counters: it may have no result to write (decision 0111 item 2)."""
     if ctx.cards is None or source is None:
         return False
-    card = ctx.card(source)
-    if card is None or not (card.has_keyword("Infect") or could_be_given(ctx, source, ("infect",))):
-        return False
+    if ctx.card(source) is None or not could_be_given(ctx, source, ("infect",)):
+        return False  # (its own text counts: could_be_given reads it, keywords and all)
     return any(
         (permanent := ctx.card(other)) is not None
         and any(permanent.text_mentions(words) for words in _NO_COUNTERS)
